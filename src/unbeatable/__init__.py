@@ -1,0 +1,58 @@
+"""unbeatable: perfect play for two-player, zero-sum games of perfect information.
+
+>>> from unbeatable import get_game, search
+>>> result = search(get_game("tictactoe").initial())
+>>> str(result.score)
+'draw'
+"""
+
+from .game import (
+    FIRST,
+    SECOND,
+    Game,
+    GameError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    State,
+)
+from .games import UnknownGameError, get_game, register, registered
+from .search import (
+    ALGORITHMS,
+    Limits,
+    Score,
+    SearchResult,
+    Searcher,
+    TranspositionTable,
+    search,
+    solve_score,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS",
+    "FIRST",
+    "SECOND",
+    "Game",
+    "GameError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Limits",
+    "Move",
+    "Outcome",
+    "Score",
+    "SearchResult",
+    "Searcher",
+    "State",
+    "TranspositionTable",
+    "UnknownGameError",
+    "get_game",
+    "register",
+    "registered",
+    "search",
+    "solve_score",
+]

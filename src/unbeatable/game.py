@@ -1,0 +1,266 @@
+"""The game protocol: what a game must provide for the search to play it.
+
+A game is a set of immutable, hashable, picklable *states*. Subclass :class:`State`
+and implement four things: :attr:`State.to_move`, :meth:`State.legal_moves`,
+:meth:`State.play` and :meth:`State.outcome`. Everything else has a default.
+
+Moves enter a state through two doors:
+
+* :meth:`State.play` applies a move *unchecked*. The search uses it; it must only ever be
+  given a move from :meth:`State.legal_moves`.
+* :meth:`State.parse_move` / :meth:`State.play_text` validate text that a person typed and
+  raise :class:`InvalidMoveError` (not a move at all) or :class:`IllegalMoveError` (a move,
+  but not legal here), both carrying the offending text and the position.
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import Any, TypeVar
+
+__all__ = [
+    "FIRST",
+    "SECOND",
+    "GameError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "State",
+    "player_name",
+]
+
+#: The player who moves first (index 0) and second (index 1).
+FIRST = 0
+SECOND = 1
+
+#: A move is any hashable value; games pick what is cheap for them (an int is typical).
+Move = Hashable
+
+S = TypeVar("S", bound="State")
+
+
+def player_name(player: int) -> str:
+    """'first' or 'second'."""
+    return "first" if player == FIRST else "second"
+
+
+class Outcome(enum.Enum):
+    """How a finished game ended."""
+
+    FIRST_WINS = 0
+    SECOND_WINS = 1
+    DRAW = 2
+
+    @property
+    def winner(self) -> int | None:
+        """The winning player (:data:`FIRST` or :data:`SECOND`), or None for a draw."""
+        return None if self is Outcome.DRAW else self.value
+
+    @staticmethod
+    def win_for(player: int) -> Outcome:
+        return Outcome.FIRST_WINS if player == FIRST else Outcome.SECOND_WINS
+
+    def __str__(self) -> str:
+        if self is Outcome.DRAW:
+            return "draw"
+        return f"{player_name(self.value)} player wins"
+
+
+class GameError(ValueError):
+    """Bad input about a game: carries the offending text and the position it was read in."""
+
+    def __init__(self, message: str, *, text: str = "", position: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+        self.position = position
+
+
+class InvalidMoveError(GameError):
+    """The text does not name a move of this game at all (e.g. ``'z' is not a cell (1-9)``)."""
+
+
+class IllegalMoveError(GameError):
+    """The text names a move, but it is not legal in this position (e.g. a taken cell)."""
+
+
+class InvalidPositionError(GameError):
+    """A position's text is malformed, or describes a position that cannot arise."""
+
+
+class State(ABC):
+    """A position of a two-player, zero-sum game of perfect information.
+
+    Subclasses must be immutable, hashable (equal positions hash equal) and picklable.
+    Required: :attr:`to_move`, :meth:`legal_moves`, :meth:`play`, :meth:`outcome`.
+
+    Optional hooks the search uses when present:
+
+    * :meth:`evaluate`: a heuristic score from the side to move's view, used at a depth limit.
+    * :meth:`ordered_moves`: the legal moves, most promising first (default: legal order).
+    * :meth:`key`: a canonical key for the transposition table, e.g. the same for positions
+      that are mirror images (default: the state itself).
+    * :meth:`winning_move`: a move that wins at once, if the game can tell cheaply.
+    * :attr:`ply` and :attr:`max_plies`: moves played so far and an upper bound on the length of
+      a whole game; needed for the solve score convention and to choose a search strategy.
+    """
+
+    __slots__ = ()
+
+    # --- required -------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """The player to move: :data:`FIRST` (0) or :data:`SECOND` (1)."""
+
+    @abstractmethod
+    def legal_moves(self) -> Sequence[Move]:
+        """The legal moves, in a deterministic order; empty when the game is over."""
+
+    @abstractmethod
+    def play(self: S, move: Move) -> S:
+        """The state after ``move``; unchecked (``move`` must come from :meth:`legal_moves`)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else how it ended."""
+
+    # --- optional, with defaults ------------------------------------------------------------
+
+    @property
+    def ply(self) -> int:
+        """Moves played since the initial position, when the game knows it (else 0)."""
+        return 0
+
+    @property
+    def max_plies(self) -> int | None:
+        """An upper bound on the number of moves in a whole game, or None if unknown."""
+        return None
+
+    def key(self) -> Hashable:
+        """A transposition-table key; positions with the same key must have the same value."""
+        return self
+
+    def evaluate(self) -> float:
+        """A heuristic value from the side to move's view (positive is good for it).
+
+        Only called on unfinished positions at a depth limit. The default knows nothing and
+        says 0; override it for games too large to solve.
+        """
+        return 0
+
+    @property
+    def has_evaluation(self) -> bool:
+        """True when :meth:`evaluate` is more than the default guess of 0."""
+        return type(self).evaluate is not State.evaluate
+
+    def ordered_moves(self) -> Sequence[Move]:
+        """The legal moves, most promising first; a hint for alpha-beta (default: legal order)."""
+        return self.legal_moves()
+
+    def winning_move(self) -> Move | None:
+        """A legal move that ends the game at once in the mover's favour, or None.
+
+        Returning None is always allowed (the default); a game that can tell cheaply lets the
+        search stop one ply earlier.
+        """
+        return None
+
+    # --- notation -------------------------------------------------------------------------
+
+    def move_text(self, move: Move) -> str:
+        """The notation of ``move`` (default ``str(move)``)."""
+        return str(move)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move that ``text`` names; raises :class:`GameError` subclasses otherwise."""
+        text = text.strip()
+        if self.outcome() is not None:
+            raise IllegalMoveError(
+                f"move {text!r} after the game has ended ({self.outcome()}) in {self}",
+                text=text,
+                position=str(self),
+            )
+        for move in self.legal_moves():
+            if self.move_text(move) == text:
+                return move
+        raise InvalidMoveError(
+            f"{text!r} is not a legal move in {self}", text=text, position=str(self)
+        )
+
+    def play_text(self: S, text: str) -> S:
+        """Validate ``text`` as a move and play it."""
+        return self.play(self.parse_move(text))
+
+    def play_checked(self: S, move: Move) -> S:
+        """Play ``move`` after checking that it is legal here."""
+        if move not in self.legal_moves():
+            raise IllegalMoveError(
+                f"{self.move_text(move)!r} is not legal in {self}",
+                text=self.move_text(move),
+                position=str(self),
+            )
+        return self.play(move)
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+
+class Game(ABC):
+    """A game with its parameters: makes initial states and reads and writes positions.
+
+    ``name`` and ``params`` identify it in the registry (:func:`unbeatable.games.get_game`).
+    """
+
+    name: str = ""
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters this game was made with (empty for a game without any)."""
+        return {}
+
+    @property
+    def spec(self) -> str:
+        """The registry spelling of this game, e.g. ``mnk:m=4,n=4,k=4``."""
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+    @abstractmethod
+    def initial(self) -> State:
+        """The position before the first move."""
+
+    def parse_position(self, text: str) -> State:
+        """The position that ``text`` describes; by default a sequence of moves from the start.
+
+        Moves are separated by commas or white space; a game whose moves are single characters
+        may also run them together (override :meth:`split_moves`).
+        """
+        state = self.initial()
+        for index, token in enumerate(self.split_moves(text), start=1):
+            try:
+                state = state.play_text(token)
+            except GameError as err:
+                raise type(err)(
+                    f"{err} (move {index} of {text.strip()!r})", text=token, position=text.strip()
+                ) from None
+        return state
+
+    def split_moves(self, text: str) -> list[str]:
+        """The move tokens of a move sequence."""
+        return text.replace(",", " ").split()
+
+    def format_position(self, state: State) -> str:
+        """The text that :meth:`parse_position` reads back as ``state``."""
+        raise NotImplementedError(f"{self.name} cannot write positions")
+
+    def picture(self, state: State) -> str:
+        """A human-readable picture of ``state`` (default: its ``str``)."""
+        return str(state)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec}>"

@@ -1,0 +1,104 @@
+"""The registry of games: look a game up by name and parameters.
+
+>>> get_game("tictactoe").spec
+'tictactoe'
+>>> get_game("mnk:m=4,n=4,k=4").params
+{'m': 4, 'n': 4, 'k': 4}
+>>> get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..game import Game
+from .mnk import MNK, MNKState, mnk
+from .subtraction import Subtraction, SubtractionState
+
+__all__ = [
+    "MNK",
+    "MNKState",
+    "Subtraction",
+    "SubtractionState",
+    "UnknownGameError",
+    "get_game",
+    "register",
+    "registered",
+]
+
+
+class UnknownGameError(ValueError):
+    """No game of that name is registered, or its parameters are wrong."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    factory: Callable[..., Game]
+    params: tuple[str, ...]
+    summary: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register(
+    name: str, factory: Callable[..., Game], params: tuple[str, ...] = (), summary: str = ""
+) -> None:
+    """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
+    the order a positional spec (``mnk:4,4,4``) gives them."""
+    if name in _REGISTRY:
+        raise ValueError(f"a game named {name!r} is already registered")
+    _REGISTRY[name] = _Entry(name, factory, params, summary)
+
+
+def registered() -> dict[str, str]:
+    """The registered games: name -> one-line summary (with its parameters)."""
+    return {
+        name: f"{e.summary} (parameters: {', '.join(e.params)})" if e.params else e.summary
+        for name, e in sorted(_REGISTRY.items())
+    }
+
+
+def get_game(spec: str, **params: int) -> Game:
+    """The game named by ``spec``: ``name``, ``name:a=1,b=2`` or ``name:1,2`` (positional)."""
+    name, _, rest = spec.strip().partition(":")
+    entry = _REGISTRY.get(name.strip().lower())
+    if entry is None:
+        raise UnknownGameError(
+            f"unknown game {spec!r}: choose one of {', '.join(sorted(_REGISTRY))}"
+        )
+    given = dict(params)
+    if rest.strip():
+        for index, part in enumerate(rest.split(",")):
+            key, eq, value = part.partition("=")
+            if not eq:
+                key, value = "", key
+                if index >= len(entry.params):
+                    raise UnknownGameError(
+                        f"{spec!r}: {entry.name} takes at most {len(entry.params)} parameters"
+                    )
+                key = entry.params[index]
+            key, value = key.strip(), value.strip()
+            if key not in entry.params:
+                raise UnknownGameError(
+                    f"{spec!r}: {entry.name} has no parameter {key!r}"
+                    + (f" (it has {', '.join(entry.params)})" if entry.params else "")
+                )
+            try:
+                given[key] = int(value)
+            except ValueError:
+                raise UnknownGameError(
+                    f"{spec!r}: parameter {key} must be a whole number, not {value!r}"
+                ) from None
+    try:
+        return entry.factory(**given)
+    except (TypeError, ValueError) as err:
+        raise UnknownGameError(f"{spec!r}: {err}") from None
+
+
+register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")
+register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
+register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")

@@ -1,0 +1,469 @@
+"""The m,n,k game: an m-row, n-column board, k in a row wins. Tic-tac-toe is 3,3,3.
+
+Cells are numbered 1..m*n in row-major order (1 is the top-left corner). Two notations:
+
+* a move sequence from the empty board: ``5193`` (when the board has at most 9 cells the
+  digits may run together; otherwise separate them with commas or spaces: ``1,12,7``);
+* a board picture, rows top to bottom separated by ``/``: ``x.o/.x./..o`` (``x`` moves
+  first, ``.`` is empty).
+
+Internally a position is two bitmasks (bit ``c`` is cell ``c+1``) and moves are 0-based cells.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..game import (
+    FIRST,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    State,
+)
+
+__all__ = ["MNK", "MNKState", "mnk"]
+
+MAX_SIDE = 32
+#: Up to this many cells the symmetric key is taken from whole-board lookup tables.
+_DIRECT_TABLE_CELLS = 12
+#: Up to this many cells positions are keyed by their canonical image under the board's
+#: symmetries; beyond, the board is too large for mirror images to recur often enough to pay.
+_SYMMETRY_CELLS = 25
+#: Up to this many cells, a mask's winning cells are remembered once computed.
+_CACHE_CELLS = 16
+
+_SYMBOLS = ("x", "o")
+
+
+@functools.lru_cache(maxsize=64)
+def mnk(m: int = 3, n: int = 3, k: int = 3) -> MNK:
+    """The m,n,k game (one shared instance per parameters)."""
+    return MNK(m, n, k)
+
+
+class MNK(Game):
+    """m rows, n columns, k in a row (horizontally, vertically or diagonally) wins."""
+
+    name = "mnk"
+
+    def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
+        for label, value in (("m", m), ("n", n), ("k", k)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"mnk: {label} must be a whole number, not {value!r}")
+        if not (1 <= m <= MAX_SIDE and 1 <= n <= MAX_SIDE):
+            raise ValueError(f"mnk: the board must be 1 to {MAX_SIDE} on each side, not {m}x{n}")
+        if not 1 <= k <= max(m, n):
+            raise ValueError(f"mnk: k must be between 1 and {max(m, n)} on a {m}x{n} board, not {k}")
+        self.m, self.n, self.k = m, n, k
+        self.cells = m * n
+        self.full = (1 << self.cells) - 1
+        self.lines = self._windows()
+        self.lines_through: list[list[int]] = [
+            [line for line in self.lines if line >> c & 1] for c in range(self.cells)
+        ]
+        centre_r, centre_c = (m - 1) / 2, (n - 1) / 2
+        self.centre_order = sorted(
+            range(self.cells),
+            key=lambda c: (abs(c // n - centre_r) + abs(c % n - centre_c), c),
+        )
+        self.cell_bits = [(c, 1 << c) for c in range(self.cells)]
+        self.order_bits = [(c, 1 << c) for c in self.centre_order]
+        self.weights = [0] + [4**i for i in range(1, k + 1)]
+        self._threat_cache: dict[int, int] | None = {} if self.cells <= _CACHE_CELLS else None
+        self._symmetries = self._make_symmetries() if self.cells <= _SYMMETRY_CELLS else []
+        self._initial = MNKState(self, 0, 0, 0, None)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {"m": self.m, "n": self.n, "k": self.k}
+
+    @property
+    def spec(self) -> str:
+        if (self.m, self.n, self.k) == (3, 3, 3):
+            return "tictactoe"
+        return f"mnk:m={self.m},n={self.n},k={self.k}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (mnk, (self.m, self.n, self.k))
+
+    def initial(self) -> MNKState:
+        return self._initial
+
+    # --- tables --------------------------------------------------------------------------
+
+    def _windows(self) -> list[int]:
+        m, n, k = self.m, self.n, self.k
+        windows = []
+        for r in range(m):
+            for c in range(n):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                    if 0 <= end_r < m and 0 <= end_c < n:
+                        mask = 0
+                        for i in range(k):
+                            mask |= 1 << ((r + dr * i) * n + c + dc * i)
+                        windows.append(mask)
+        return sorted(set(windows))
+
+    def threats(self, own: int) -> int:
+        """The cells that would complete a line of ``own`` stones (occupied or not)."""
+        cache = self._threat_cache
+        if cache is not None:
+            found = cache.get(own)
+            if found is not None:
+                return found
+        result = 0
+        for line in self.lines:
+            rest = line & ~own
+            if rest and not rest & (rest - 1):
+                result |= rest
+        if cache is not None:
+            cache[own] = result
+        return result
+
+    def _make_symmetries(self) -> list[list[list[int]]]:
+        """For every symmetry of the board, lookup tables that map a mask to its image."""
+        m, n = self.m, self.n
+        maps = [
+            lambda r, c: (r, c),
+            lambda r, c: (r, n - 1 - c),
+            lambda r, c: (m - 1 - r, c),
+            lambda r, c: (m - 1 - r, n - 1 - c),
+        ]
+        if m == n:
+            maps += [
+                lambda r, c: (c, r),
+                lambda r, c: (c, m - 1 - r),
+                lambda r, c: (n - 1 - c, r),
+                lambda r, c: (n - 1 - c, m - 1 - r),
+            ]
+        images = []
+        for f in maps[1:]:  # the identity needs no table
+            perm = [0] * self.cells
+            for cell in range(self.cells):
+                r, c = f(cell // n, cell % n)
+                perm[cell] = r * n + c
+            images.append(perm)
+        chunk = self.cells if self.cells <= _DIRECT_TABLE_CELLS else 8
+        tables = []
+        for perm in images:
+            parts = []
+            for start in range(0, self.cells, chunk):
+                width = min(chunk, self.cells - start)
+                part = []
+                for value in range(1 << width):
+                    image = 0
+                    for i in range(width):
+                        if value >> i & 1:
+                            image |= 1 << perm[start + i]
+                    part.append(image)
+                parts.append(part)
+            tables.append(parts)
+        self._chunk = chunk
+        return tables
+
+    def canonical(self, first: int, second: int) -> int:
+        """The least image of the position under the board's symmetries, as one integer."""
+        cells = self.cells
+        best = first << cells | second
+        if self.cells <= _DIRECT_TABLE_CELLS:
+            for (table,) in self._symmetries:
+                image = table[first] << cells | table[second]
+                if image < best:
+                    best = image
+            return best
+        chunk, mask = self._chunk, (1 << self._chunk) - 1
+        for parts in self._symmetries:
+            a = b = 0
+            for i, table in enumerate(parts):
+                shift = i * chunk
+                a |= table[first >> shift & mask]
+                b |= table[second >> shift & mask]
+            image = a << cells | b
+            if image < best:
+                best = image
+        return best
+
+    # --- notation ------------------------------------------------------------------------
+
+    def split_moves(self, text: str) -> list[str]:
+        text = text.strip()
+        if self.cells <= 9 and text.isdigit():
+            return list(text)
+        return text.replace(",", " ").split()
+
+    def parse_position(self, text: str) -> MNKState:
+        """A move sequence (``5193``) or a board picture (``x.o/.x./..o``)."""
+        stripped = text.strip()
+        if "/" in stripped or any(ch in "xXoO." for ch in stripped):
+            return self.parse_picture(stripped)
+        state = super().parse_position(stripped)
+        assert isinstance(state, MNKState)
+        return state
+
+    def parse_picture(self, text: str) -> MNKState:
+        rows = text.strip().split("/")
+        if len(rows) != self.m:
+            raise InvalidPositionError(
+                f"{text!r} has {len(rows)} rows; a {self.m}x{self.n} board has {self.m}",
+                text=text,
+                position=text,
+            )
+        first = second = 0
+        for r, row in enumerate(rows):
+            if len(row) != self.n:
+                raise InvalidPositionError(
+                    f"row {r + 1} of {text!r} is {row!r}: it needs {self.n} cells",
+                    text=row,
+                    position=text,
+                )
+            for c, ch in enumerate(row):
+                bit = 1 << (r * self.n + c)
+                if ch in "xX":
+                    first |= bit
+                elif ch in "oO":
+                    second |= bit
+                elif ch not in ".-_":
+                    raise InvalidPositionError(
+                        f"{ch!r} in {text!r} is not a cell: use x, o or .",
+                        text=ch,
+                        position=text,
+                    )
+        return self.from_masks(first, second, text=text)
+
+    def from_masks(self, first: int, second: int, *, text: str = "") -> MNKState:
+        """The position with these stones, checked to be one that play can reach."""
+        where = text or f"{first:#x}/{second:#x}"
+        xs, os = first.bit_count(), second.bit_count()
+        if first & second or (first | second) & ~self.full:
+            raise InvalidPositionError(f"{where!r} is not a board", text=where, position=where)
+        if xs not in (os, os + 1):
+            raise InvalidPositionError(
+                f"{where!r} cannot arise: x has {xs} stones and o {os} (x moves first)",
+                text=where,
+                position=where,
+            )
+        x_won, o_won = self._has_line(first), self._has_line(second)
+        if x_won and o_won:
+            raise InvalidPositionError(
+                f"{where!r} cannot arise: both players have {self.k} in a row",
+                text=where,
+                position=where,
+            )
+        winner = FIRST if x_won else 1 if o_won else None
+        if winner is not None:
+            mover_stones = first if winner == FIRST else second
+            if (winner == FIRST) != (xs == os + 1) or not self._last_stone_possible(mover_stones):
+                raise InvalidPositionError(
+                    f"{where!r} cannot arise: play would have stopped at the first {self.k} "
+                    "in a row",
+                    text=where,
+                    position=where,
+                )
+        ply = xs + os
+        if winner is not None:
+            outcome: Outcome | None = Outcome.win_for(winner)
+        elif ply == self.cells:
+            outcome = Outcome.DRAW
+        else:
+            outcome = None
+        return MNKState(self, first, second, ply, outcome)
+
+    def _has_line(self, stones: int) -> bool:
+        return any(stones & line == line for line in self.lines)
+
+    def _last_stone_possible(self, stones: int) -> bool:
+        """Some stone of the winner completes every one of its lines (the winning move)."""
+        rest = stones
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if not self._has_line(stones ^ bit):
+                return True
+        return False
+
+    def format_moves(self, moves: Sequence[Move]) -> str:
+        """The move-sequence notation of ``moves`` played from the empty board."""
+        texts = [str(int(m) + 1) for m in moves]  # type: ignore[call-overload]
+        return "".join(texts) if self.cells <= 9 else ",".join(texts)
+
+    def format_position(self, state: State) -> str:
+        return str(state)
+
+    def picture(self, state: State) -> str:
+        assert isinstance(state, MNKState)
+        width = len(str(self.cells))
+        lines = []
+        for r in range(self.m):
+            cells = []
+            for c in range(self.n):
+                cell = r * self.n + c
+                bit = 1 << cell
+                if state.first & bit:
+                    cells.append("X".rjust(width))
+                elif state.second & bit:
+                    cells.append("O".rjust(width))
+                else:
+                    cells.append(str(cell + 1).rjust(width))
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+
+class MNKState(State):
+    """A position of an m,n,k game: the first and second players' stones as bitmasks."""
+
+    __slots__ = ("first", "game", "outcome_", "ply_", "second")
+
+    def __init__(
+        self, game: MNK, first: int, second: int, ply: int, outcome: Outcome | None
+    ) -> None:
+        self.game = game
+        self.first = first
+        self.second = second
+        self.ply_ = ply
+        self.outcome_ = outcome
+
+    # --- protocol ------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        return self.ply_ & 1
+
+    @property
+    def ply(self) -> int:
+        return self.ply_
+
+    @property
+    def max_plies(self) -> int:
+        return self.game.cells
+
+    def outcome(self) -> Outcome | None:
+        return self.outcome_
+
+    def legal_moves(self) -> list[int]:
+        if self.outcome_ is not None:
+            return []
+        occupied = self.first | self.second
+        return [c for c, bit in self.game.cell_bits if not occupied & bit]
+
+    def ordered_moves(self) -> list[int]:
+        """Cells that block the opponent's immediate win first, then from the centre out."""
+        game = self.game
+        occupied = self.first | self.second
+        opponent = self.second if self.ply_ & 1 == 0 else self.first
+        blocks = game.threats(opponent) & ~occupied
+        moves = [c for c, bit in game.order_bits if not occupied & bit]
+        if blocks:
+            moves.sort(key=lambda c: not blocks >> c & 1)
+        return moves
+
+    def winning_move(self) -> int | None:
+        own = self.first if self.ply_ & 1 == 0 else self.second
+        wins = self.game.threats(own) & ~(self.first | self.second)
+        if wins:
+            return (wins & -wins).bit_length() - 1
+        return None
+
+    def play(self, move: Move) -> MNKState:
+        cell: int = move  # type: ignore[assignment]
+        bit = 1 << cell
+        game = self.game
+        ply = self.ply_ + 1
+        if self.ply_ & 1 == 0:
+            stones = self.first | bit
+            won = any(stones & line == line for line in game.lines_through[cell])
+            outcome = Outcome.FIRST_WINS if won else Outcome.DRAW if ply == game.cells else None
+            return MNKState(game, stones, self.second, ply, outcome)
+        stones = self.second | bit
+        won = any(stones & line == line for line in game.lines_through[cell])
+        outcome = Outcome.SECOND_WINS if won else Outcome.DRAW if ply == game.cells else None
+        return MNKState(game, self.first, stones, ply, outcome)
+
+    def key(self) -> Hashable:
+        game = self.game
+        if game._symmetries:
+            return game.canonical(self.first, self.second)
+        return self.first << game.cells | self.second
+
+    def evaluate(self) -> float:
+        """Open lines: each window holding only one side's stones counts 4**stones for that side.
+
+        From the side to move's view; the side to move also gets a small bonus for the tempo.
+        """
+        first, second = self.first, self.second
+        weights = self.game.weights
+        total = 0
+        for line in self.game.lines:
+            a = first & line
+            b = second & line
+            if a and not b:
+                total += weights[a.bit_count()]
+            elif b and not a:
+                total -= weights[b.bit_count()]
+        return total + 1 if self.ply_ & 1 == 0 else 1 - total
+
+    # --- notation ------------------------------------------------------------------------
+
+    def move_text(self, move: Move) -> str:
+        return str(int(move) + 1)  # type: ignore[call-overload]
+
+    def parse_move(self, text: str) -> int:
+        game = self.game
+        token = text.strip()
+        position = str(self)
+        if not token.isdigit():
+            raise InvalidMoveError(
+                f"{token!r} is not a cell (1-{game.cells})", text=token, position=position
+            )
+        cell = int(token) - 1
+        if not 0 <= cell < game.cells:
+            raise InvalidMoveError(
+                f"cell {token} does not exist (1-{game.cells})", text=token, position=position
+            )
+        if self.outcome_ is not None:
+            raise IllegalMoveError(
+                f"cell {token} after the game ended ({self.outcome_}) in {position}",
+                text=token,
+                position=position,
+            )
+        if (self.first | self.second) >> cell & 1:
+            raise IllegalMoveError(
+                f"cell {token} is taken in {position}", text=token, position=position
+            )
+        return cell
+
+    # --- value semantics -----------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MNKState)
+            and self.first == other.first
+            and self.second == other.second
+            and (self.game is other.game or self.game.params == other.game.params)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.first, self.second, self.game.cells))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (MNKState, (self.game, self.first, self.second, self.ply_, self.outcome_))
+
+    def __str__(self) -> str:
+        n = self.game.n
+        rows = []
+        for r in range(self.game.m):
+            row = []
+            for c in range(n):
+                bit = 1 << (r * n + c)
+                row.append("x" if self.first & bit else "o" if self.second & bit else ".")
+            rows.append("".join(row))
+        return "/".join(rows)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.spec} {self}>"

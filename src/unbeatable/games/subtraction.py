@@ -1,0 +1,134 @@
+"""The subtraction game: take 1 to k tokens from a pile; whoever takes the last token wins.
+
+A game as long as its pile (the slowest line takes one token a turn), so it is the test bed
+for searches deeper than Python's recursion limit. A position is worth the same to whoever
+is to move, so the table key is the pile alone. Moves are the number of tokens taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from ..game import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Outcome, State
+
+__all__ = ["Subtraction", "SubtractionState"]
+
+
+class Subtraction(Game):
+    """A pile of ``pile`` tokens; a move takes 1 to ``take`` of them."""
+
+    name = "subtraction"
+
+    def __init__(self, pile: int = 21, take: int = 3) -> None:
+        for label, value in (("pile", pile), ("take", take)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"subtraction: {label} must be a whole number >= 1, not {value!r}")
+        self.pile, self.take = pile, take
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {"pile": self.pile, "take": self.take}
+
+    def initial(self) -> SubtractionState:
+        return SubtractionState(self.pile, self.take, 0, self.pile)
+
+    def parse_position(self, text: str) -> SubtractionState:
+        """A sequence of takes from the full pile (``3 1 2``), or ``pile=N`` for N tokens left
+        with the first player to move."""
+        stripped = text.strip()
+        if stripped.startswith("pile="):
+            value = stripped[5:]
+            if not value.isdigit() or not 0 <= int(value) <= self.pile:
+                raise InvalidPositionError(
+                    f"{stripped!r}: the pile must be 0 to {self.pile}", text=stripped, position=stripped
+                )
+            left = int(value)
+            return SubtractionState(left, self.take, 0, self.pile, self.pile - left)
+        state = super().parse_position(stripped)
+        assert isinstance(state, SubtractionState)
+        return state
+
+    def format_position(self, state: State) -> str:
+        assert isinstance(state, SubtractionState)
+        return f"pile={state.pile}"
+
+
+class SubtractionState(State):
+    __slots__ = ("full", "pile", "ply_", "take", "taken")
+
+    def __init__(self, pile: int, take: int, ply: int, full: int, taken: int = 0) -> None:
+        self.pile = pile
+        self.take = take
+        self.ply_ = ply
+        self.full = full
+        self.taken = taken
+
+    @property
+    def to_move(self) -> int:
+        return self.ply_ & 1
+
+    @property
+    def ply(self) -> int:
+        return self.ply_
+
+    @property
+    def max_plies(self) -> int:
+        return self.ply_ + self.pile
+
+    def legal_moves(self) -> list[int]:
+        return list(range(1, min(self.take, self.pile) + 1))
+
+    def play(self, move: Move) -> SubtractionState:
+        n: int = move  # type: ignore[assignment]
+        return SubtractionState(self.pile - n, self.take, self.ply_ + 1, self.full, self.taken + n)
+
+    def outcome(self) -> Outcome | None:
+        if self.pile:
+            return None
+        # the player who just moved took the last token
+        return Outcome.win_for(1 - self.to_move)
+
+    def key(self) -> Hashable:
+        return self.pile
+
+    def evaluate(self) -> float:
+        """Exact for this game: a pile that is a multiple of take+1 is lost for the mover."""
+        return -1 if self.pile % (self.take + 1) == 0 else 1
+
+    def parse_move(self, text: str) -> int:
+        token = text.strip()
+        if not token.isdigit():
+            raise InvalidMoveError(
+                f"{token!r} is not a number of tokens (1-{self.take})", text=token, position=str(self)
+            )
+        n = int(token)
+        if self.pile == 0:
+            raise IllegalMoveError(
+                f"take {n} after the game ended in {self}", text=token, position=str(self)
+            )
+        if not 1 <= n <= min(self.take, self.pile):
+            raise IllegalMoveError(
+                f"cannot take {n} from {self}: take 1 to {min(self.take, self.pile)}",
+                text=token,
+                position=str(self),
+            )
+        return n
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, SubtractionState)
+            and (self.pile, self.take, self.ply_ & 1) == (other.pile, other.take, other.ply_ & 1)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.pile, self.take, self.ply_ & 1))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SubtractionState, (self.pile, self.take, self.ply_, self.full, self.taken))
+
+    def __str__(self) -> str:
+        return f"pile={self.pile}"
+
+    def __repr__(self) -> str:
+        return f"<subtraction pile={self.pile} take<={self.take} ply={self.ply_}>"

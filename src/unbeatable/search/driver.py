@@ -1,0 +1,407 @@
+"""One entry point for every algorithm: :class:`Searcher` and :func:`search`."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..game import FIRST, Move, State
+from .engine import Engine, Evaluator, Orderer, SearchStopped
+from .score import INFINITY, WIN_MIN, Score, to_table
+from .stack import alphabeta_stack
+from .table import EXACT, TranspositionTable
+
+__all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search"]
+
+#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
+ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+
+#: Deeper than this many plies, the default choice is the explicit-stack search.
+RECURSION_SAFE_PLIES = 400
+
+UNLIMITED = 1 << 29
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far a search may go. None means no limit of that kind.
+
+    ``depth``: plies below the root (positions at the limit are evaluated); ``time``: seconds of
+    wall-clock time; ``nodes``: positions visited. With no limit at all the search is exact.
+    """
+
+    depth: int | None = None
+    time: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and (
+            not isinstance(self.depth, int) or isinstance(self.depth, bool) or self.depth < 1
+        ):
+            raise ValueError(f"depth limit must be a whole number >= 1, not {self.depth!r}")
+        if self.time is not None and (
+            isinstance(self.time, bool)
+            or not isinstance(self.time, (int, float))
+            or not math.isfinite(self.time)
+            or self.time <= 0
+        ):
+            raise ValueError(f"time limit must be a positive number of seconds, not {self.time!r}")
+        if self.nodes is not None and (
+            not isinstance(self.nodes, int) or isinstance(self.nodes, bool) or self.nodes < 1
+        ):
+            raise ValueError(f"node limit must be a whole number >= 1, not {self.nodes!r}")
+
+    @property
+    def bounded(self) -> bool:
+        """True when the search has a time or node budget (and so runs iteration by iteration)."""
+        return self.time is not None or self.nodes is not None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found. Scores are from the view of the side to move at the root.
+
+    ``move`` is the move to play: the first of ``best_moves`` in the game's move order, or a
+    random one of them when the searcher was given a random generator. ``exact`` is True when
+    the score is the game-theoretic value (no depth limit cut any line short); ``complete`` is
+    False when a time or node budget interrupted the search and the result is that of the
+    last completed iteration.
+    """
+
+    move: Move | None
+    best_moves: tuple[Move, ...]
+    score: Score
+    pv: tuple[Move, ...]
+    move_scores: Mapping[Move, Score] | None
+    depth: int
+    seldepth: int
+    nodes: int
+    table_hits: int
+    cutoffs: int
+    elapsed: float
+    exact: bool
+    complete: bool
+    algorithm: str
+    to_move: int = FIRST
+    evaluations: int = 0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else math.inf
+
+
+class Searcher:
+    """A configured search: the algorithm and what belongs to it (table, hints, hooks).
+
+    ``algorithm``: one of :data:`ALGORITHMS`, or None to choose alpha-beta, explicit-stack when
+    the game can outlast Python's recursion. ``table``: keep a transposition table of
+    ``table_size`` entries (memoization for minimax/negamax; bounds for alpha-beta). The table
+    is kept between searches of the same searcher. ``symmetry``: key the table by the game's
+    canonical key (e.g. the same for mirror images). ``hints``: use the game's move ordering and
+    immediate-win detection (alpha-beta only; plain minimax and negamax visit every node).
+    ``evaluate`` and ``order`` replace the game's evaluation and move order without forking it.
+    ``rng``: break ties among equally good moves at random instead of by move order.
+    """
+
+    def __init__(
+        self,
+        algorithm: str | None = None,
+        *,
+        table: bool | None = None,
+        table_size: int = 1 << 20,
+        symmetry: bool = True,
+        hints: bool = True,
+        evaluate: Evaluator | None = None,
+        order: Orderer | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if algorithm is not None and algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"unknown algorithm {algorithm!r}: choose one of {', '.join(ALGORITHMS)}"
+            )
+        if table is None:
+            table = algorithm not in ("minimax", "negamax")
+        self.algorithm = algorithm
+        self.table = TranspositionTable(table_size) if table else None
+        self.symmetry = symmetry
+        self.hints = hints
+        self.evaluate = evaluate
+        self.order = order
+        self.rng = rng
+
+    def choose_algorithm(self, state: State) -> str:
+        if self.algorithm is not None:
+            return self.algorithm
+        longest = state.max_plies
+        if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
+            return "alphabeta"
+        return "alphabeta-stack"
+
+    def search(
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``state`` within ``limits`` and return the result.
+
+        ``analyse``: also give every legal move its own value (``move_scores``).
+        ``on_iteration``: called with the result of every completed iteration.
+        """
+        result: SearchResult | None = None
+        for result in self.iterate(state, limits, analyse=analyse):
+            if on_iteration is not None:
+                on_iteration(result)
+        assert result is not None
+        return result
+
+    def iterate(
+        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+    ) -> Iterator[SearchResult]:
+        """Yield a result after every completed iteration; the last one is the answer.
+
+        A search with no budget runs one iteration to the depth limit (or to the end of the
+        game). With a time or node budget it deepens one ply at a time until the budget runs
+        out or the value is exact; the last result yielded is then marked incomplete and holds
+        the last completed iteration's answer, or a legal move if none completed.
+        """
+        limits = limits or Limits()
+        if not isinstance(state, State):
+            raise TypeError(f"search needs a State, not {type(state).__name__}")
+        start = time.perf_counter()
+        algorithm = self.choose_algorithm(state)
+        longest = state.max_plies
+        if (
+            algorithm != "alphabeta-stack"
+            and longest is not None
+            and longest - state.ply > sys.getrecursionlimit() - 100
+        ):
+            raise ValueError(
+                f"{algorithm!r} recurses once per ply and this game may last {longest - state.ply} "
+                "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
+            )
+        engine = Engine(
+            table=self.table,
+            symmetry=self.symmetry,
+            hints=self.hints and algorithm.startswith("alphabeta"),
+            evaluate=self.evaluate,
+            order=self.order,
+            deadline=start + limits.time if limits.time is not None else None,
+            max_nodes=limits.nodes,
+        )
+        outcome = state.outcome()
+        if outcome is not None:
+            value = engine.terminal_value(state, outcome.winner, 0)
+            yield self._result(state, engine, algorithm, start, (), (), Score(value), None, 0)
+            return
+        max_depth = limits.depth if limits.depth is not None else UNLIMITED
+        depths: Sequence[int] = range(1, max_depth + 1) if limits.bounded else (max_depth,)
+        last: SearchResult | None = None
+        for depth in depths:
+            try:
+                best, value, pv, scores, exact = self._root(state, engine, algorithm, depth, analyse)
+            except SearchStopped:
+                break
+            except RecursionError:
+                raise ValueError(
+                    f"the game is deeper than Python's recursion allows for {algorithm!r}; "
+                    "use algorithm='alphabeta-stack'"
+                ) from None
+            last = self._result(
+                state, engine, algorithm, start, best, pv, Score(value, exact), scores, depth
+            )
+            yield last
+            if exact or depth >= max_depth:
+                return
+        # The budget ran out: hand back the last completed iteration, or any legal move.
+        if last is None:
+            moves = engine.ordered(state, None)
+            last = self._result(
+                state, engine, algorithm, start, (moves[0],), (), Score(0, False), None, 0
+            )
+        yield replace(
+            last,
+            complete=False,
+            nodes=engine.nodes,
+            table_hits=engine.hits,
+            cutoffs=engine.cutoffs,
+            elapsed=time.perf_counter() - start,
+            evaluations=engine.horizon,
+        )
+
+    # --- the root -------------------------------------------------------------------------
+
+    def _root(
+        self, state: State, engine: Engine, algorithm: str, depth: int, analyse: bool
+    ) -> tuple[tuple[Move, ...], int, tuple[Move, ...], dict[Move, Score] | None, bool]:
+        """Search every root move; return the best moves (in move order), the value, the
+        principal variation, the per-move scores if asked, and whether the value is exact."""
+        horizon = engine.horizon
+        legal = list(state.legal_moves())
+        if algorithm in ("minimax", "negamax"):
+            values, lines = self._root_plain(state, engine, algorithm, depth, legal)
+        else:
+            values, lines = self._root_alphabeta(state, engine, algorithm, depth, legal, analyse)
+        best_value = max(values.values())
+        best = tuple(m for m in legal if values[m] >= best_value)
+        exact = engine.horizon == horizon
+        scores = None
+        if analyse:
+            scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+        pv = self._pv(state, engine, lines.get(best[0], [best[0]]), depth)
+        return best, best_value, pv, scores, exact
+
+    @staticmethod
+    def _root_plain(
+        state: State, engine: Engine, algorithm: str, depth: int, legal: list[Move]
+    ) -> tuple[dict[Move, int], dict[Move, list[Move]]]:
+        engine.nodes += 1
+        values: dict[Move, int] = {}
+        lines: dict[Move, list[Move]] = {}
+        for move in legal:
+            child = state.play(move)
+            if algorithm == "minimax":
+                value = engine.minimax(child, depth - 1, 1)
+                if state.to_move != FIRST:
+                    value = -value
+            else:
+                value = -engine.negamax(child, depth - 1, 1)
+            values[move] = value
+            lines[move] = [move, *engine.line(1)]
+        return values, lines
+
+    @staticmethod
+    def _root_alphabeta(
+        state: State,
+        engine: Engine,
+        algorithm: str,
+        depth: int,
+        legal: list[Move],
+        analyse: bool,
+    ) -> tuple[dict[Move, int], dict[Move, list[Move]]]:
+        """Exact values for the best moves (and for every move when analysing); for the
+        others, an upper bound below the best value."""
+        engine.nodes += 1
+        lines: dict[Move, list[Move]] = {}
+        first = None
+        if engine.table is not None:
+            entry = engine.table.probe(engine.key(state))
+            if entry is not None:
+                first = entry.move
+        values: dict[Move, int] = {}
+        best = -INFINITY
+        for move in engine.ordered(state, first):
+            child = state.play(move)
+            # Analysing: every move exactly. Otherwise a window one below the best so far, so
+            # that a move as good as the best is told apart from a worse one.
+            alpha = -INFINITY if analyse or best == -INFINITY else best - 1
+            if algorithm == "alphabeta-stack":
+                value = -alphabeta_stack(engine, child, depth - 1, -INFINITY, -alpha, 1)
+            else:
+                value = -engine.alphabeta(child, depth - 1, -INFINITY, -alpha, 1)
+            values[move] = value
+            if value > alpha:
+                lines[move] = [move, *engine.line(1)]
+            best = max(best, value)
+        if engine.table is not None:
+            # The best move leads the next iteration; ``depth`` under-claims a resolved value.
+            top = max(values, key=lambda m: values[m])
+            engine.table.store(engine.key(state), to_table(best, 0), EXACT, depth, top)
+        return values, lines
+
+    @staticmethod
+    def _pv(state: State, engine: Engine, line: list[Move], depth: int) -> tuple[Move, ...]:
+        """The principal variation: the best move's line as the search saw it, extended by the
+        table's best moves where a table hit cut the line short."""
+        line = list(line)
+        table = engine.table
+        if table is None:
+            return tuple(line)
+        position = state
+        for move in line:
+            position = position.play(move)
+        seen = set()
+        while len(line) < depth and position.outcome() is None:
+            key = engine.key(position)
+            entry = table.probe(key)
+            if entry is None or entry.move is None or key in seen or entry.flag != EXACT:
+                break
+            seen.add(key)
+            if entry.move not in position.legal_moves():
+                break
+            line.append(entry.move)
+            position = position.play(entry.move)
+        return tuple(line)
+
+    def _result(
+        self,
+        state: State,
+        engine: Engine,
+        algorithm: str,
+        start: float,
+        best: tuple[Move, ...],
+        pv: tuple[Move, ...],
+        score: Score,
+        scores: Mapping[Move, Score] | None,
+        depth: int,
+    ) -> SearchResult:
+        if not best:
+            move = None
+        elif self.rng is not None:
+            move = self.rng.choice(best)
+        else:
+            move = best[0]
+        if move is not None and (not pv or pv[0] != move):
+            pv = (move,)
+        return SearchResult(
+            move=move,
+            best_moves=best,
+            score=score,
+            pv=pv,
+            move_scores=scores,
+            depth=depth if depth != UNLIMITED else engine.seldepth,
+            seldepth=engine.seldepth,
+            nodes=engine.nodes,
+            table_hits=engine.hits,
+            cutoffs=engine.cutoffs,
+            elapsed=time.perf_counter() - start,
+            exact=score.exact,
+            complete=True,
+            algorithm=algorithm,
+            to_move=state.to_move,
+            evaluations=engine.horizon,
+        )
+
+
+def search(
+    state: State,
+    limits: Limits | None = None,
+    *,
+    algorithm: str | None = None,
+    analyse: bool = False,
+    table: bool | None = None,
+    table_size: int = 1 << 20,
+    symmetry: bool = True,
+    hints: bool = True,
+    evaluate: Evaluator | None = None,
+    order: Orderer | None = None,
+    rng: random.Random | None = None,
+) -> SearchResult:
+    """Search ``state`` with a fresh :class:`Searcher` (see it for the options)."""
+    searcher = Searcher(
+        algorithm,
+        table=table,
+        table_size=table_size,
+        symmetry=symmetry,
+        hints=hints,
+        evaluate=evaluate,
+        order=order,
+        rng=rng,
+    )
+    return searcher.search(state, limits, analyse=analyse)

@@ -1,0 +1,298 @@
+"""The minimax family, one search of one position at one depth at a time.
+
+Every function here returns an integer score counted from the root (see :mod:`.score`). The
+driver (:mod:`.driver`) chooses the depth, runs iterations, and builds the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+
+from ..game import FIRST, Move, State
+from .score import EVAL_LIMIT, INFINITY, WIN, from_table, to_table
+from .table import EXACT, LOWER, RESOLVED, UPPER, TranspositionTable
+
+__all__ = ["Engine", "SearchStopped"]
+
+Evaluator = Callable[[State], float]
+Orderer = Callable[[State, Sequence[Move]], Sequence[Move]]
+
+#: How many nodes pass between two looks at the clock.
+CHECK_EVERY = 64
+
+
+class SearchStopped(Exception):
+    """Raised inside a search when its time or node budget runs out."""
+
+
+class Engine:
+    """Counters, limits, table and hooks shared by one search's iterations.
+
+    Not thread-safe and not shared: a :class:`~.driver.Searcher` makes one per search.
+    """
+
+    def __init__(
+        self,
+        *,
+        table: TranspositionTable | None,
+        symmetry: bool,
+        hints: bool,
+        evaluate: Evaluator | None,
+        order: Orderer | None,
+        deadline: float | None,
+        max_nodes: int | None,
+    ) -> None:
+        self.table = table
+        self.symmetry = symmetry
+        self.hints = hints
+        self.evaluate_hook = evaluate
+        self.order_hook = order
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.hits = 0
+        self.cutoffs = 0
+        self.horizon = 0  # how many times a depth limit stood in for the game's end
+        self.seldepth = 0
+        self.next_check = CHECK_EVERY if (deadline is not None or max_nodes is not None) else -1
+        self.pv: list[list[Move]] = [[]]
+
+    # --- plumbing ------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Stop the search when its budget is spent (called every CHECK_EVERY nodes)."""
+        self.next_check = self.nodes + CHECK_EVERY
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise SearchStopped
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchStopped
+
+    def key(self, state: State) -> Hashable:
+        return state.key() if self.symmetry else state
+
+    def static_value(self, state: State) -> int:
+        """The evaluation of an unfinished position, from its side to move's view, clamped."""
+        self.horizon += 1
+        raw = self.evaluate_hook(state) if self.evaluate_hook is not None else state.evaluate()
+        value = int(raw)
+        if value >= EVAL_LIMIT:
+            return EVAL_LIMIT - 1
+        if value <= -EVAL_LIMIT:
+            return 1 - EVAL_LIMIT
+        return value
+
+    def ordered(self, state: State, first: Move | None) -> Sequence[Move]:
+        """The moves to try: the table's move first, then the game's (or the user's) order."""
+        if self.order_hook is not None:
+            moves = self.order_hook(state, state.legal_moves())
+        elif self.hints:
+            moves = state.ordered_moves()
+        else:
+            moves = state.legal_moves()
+        if first is not None and first in moves and moves[0] != first:
+            moves = [first, *(m for m in moves if m != first)]
+        return moves
+
+    def set_pv(self, ply: int, move: Move) -> None:
+        pv = self.pv
+        while len(pv) <= ply + 1:
+            pv.append([])
+        pv[ply] = [move, *pv[ply + 1]]
+
+    def line(self, ply: int) -> list[Move]:
+        """The principal variation found below ``ply`` by the last search of that ply."""
+        return self.pv[ply] if ply < len(self.pv) else []
+
+    def clear_pv(self, ply: int) -> None:
+        pv = self.pv
+        while len(pv) <= ply:
+            pv.append([])
+        pv[ply] = []
+
+    # --- the algorithms ------------------------------------------------------------------
+
+    def minimax(self, state: State, depth: int, ply: int) -> int:
+        """Plain minimax in max/min form: the value from the **first player's** view.
+
+        The first player maximises, the second minimises; every node is visited. With a table
+        (memoization), exact values of positions already seen are reused.
+        """
+        self.nodes += 1
+        if self.nodes == self.next_check:
+            self.check()
+        outcome = state.outcome()
+        if outcome is not None:
+            self.clear_pv(ply)
+            if ply > self.seldepth:
+                self.seldepth = ply
+            winner = outcome.winner
+            if winner is None:
+                return 0
+            return WIN - ply if winner == FIRST else ply - WIN
+        if depth <= 0:
+            self.clear_pv(ply)
+            value = self.static_value(state)
+            return value if state.to_move == FIRST else -value
+        table = self.table
+        key: Hashable = None
+        if table is not None:
+            key = self.key(state)
+            entry = table.probe(key)
+            if entry is not None and entry.depth >= depth:
+                self.hits += 1
+                if entry.depth != RESOLVED:
+                    self.horizon += 1
+                self.clear_pv(ply)
+                value = from_table(entry.value, ply)
+                return value if state.to_move == FIRST else -value
+        horizon = self.horizon
+        maximising = state.to_move == FIRST
+        best = -INFINITY if maximising else INFINITY
+        best_move: Move | None = None
+        for move in state.legal_moves():
+            value = self.minimax(state.play(move), depth - 1, ply + 1)
+            if (value > best) if maximising else (value < best):
+                best = value
+                best_move = move
+                self.set_pv(ply, move)
+        if table is not None:
+            own = best if maximising else -best
+            stored = RESOLVED if self.horizon == horizon else depth
+            table.store(key, to_table(own, ply), EXACT, stored, best_move)
+        return best
+
+    def negamax(self, state: State, depth: int, ply: int) -> int:
+        """Plain negamax: the value from the side to move's view; every node is visited."""
+        self.nodes += 1
+        if self.nodes == self.next_check:
+            self.check()
+        outcome = state.outcome()
+        if outcome is not None:
+            self.clear_pv(ply)
+            if ply > self.seldepth:
+                self.seldepth = ply
+            return self.terminal_value(state, outcome.winner, ply)
+        if depth <= 0:
+            self.clear_pv(ply)
+            return self.static_value(state)
+        table = self.table
+        key: Hashable = None
+        if table is not None:
+            key = self.key(state)
+            entry = table.probe(key)
+            if entry is not None and entry.depth >= depth:
+                self.hits += 1
+                if entry.depth != RESOLVED:
+                    self.horizon += 1
+                self.clear_pv(ply)
+                return from_table(entry.value, ply)
+        horizon = self.horizon
+        best = -INFINITY
+        best_move: Move | None = None
+        for move in state.legal_moves():
+            value = -self.negamax(state.play(move), depth - 1, ply + 1)
+            if value > best:
+                best = value
+                best_move = move
+                self.set_pv(ply, move)
+        if table is not None:
+            stored = RESOLVED if self.horizon == horizon else depth
+            table.store(key, to_table(best, ply), EXACT, stored, best_move)
+        return best
+
+    @staticmethod
+    def terminal_value(state: State, winner: int | None, ply: int) -> int:
+        if winner is None:
+            return 0
+        return WIN - ply if winner == state.to_move else ply - WIN
+
+    def alphabeta(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Negamax with alpha-beta pruning (fail-soft), the table and move ordering.
+
+        Contract, with ``v`` the returned value and ``V`` the position's value at this depth
+        (its negamax value with the evaluation at the depth limit), for ``alpha < beta``:
+
+        * ``v <= alpha`` means ``V <= v`` (an upper bound: the search failed low);
+        * ``v >= beta`` means ``V >= v`` (a lower bound: it failed high);
+        * ``alpha < v < beta`` means ``v == V``.
+
+        So a search with the window (-INFINITY, INFINITY) returns ``V`` itself. With a table,
+        ``V`` may come from a deeper search of the same position where a position can recur at
+        another distance from the root; in games where a position fixes its ply (the board
+        games here), it is exactly the depth-limited value.
+        """
+        self.nodes += 1
+        if self.nodes == self.next_check:
+            self.check()
+        outcome = state.outcome()
+        if outcome is not None:
+            self.clear_pv(ply)
+            if ply > self.seldepth:
+                self.seldepth = ply
+            return self.terminal_value(state, outcome.winner, ply)
+        # No result here can beat a win on the next move or lose sooner than on it.
+        ceiling = WIN - ply - 1
+        if ceiling <= alpha:
+            return ceiling
+        if -ceiling >= beta:
+            return -ceiling
+        if depth <= 0:
+            self.clear_pv(ply)
+            return self.static_value(state)
+        table = self.table
+        key: Hashable = None
+        first: Move | None = None
+        if table is not None:
+            key = self.key(state)
+            entry = table.probe(key)
+            if entry is not None:
+                if entry.depth >= depth:
+                    value = from_table(entry.value, ply)
+                    flag = entry.flag
+                    if (
+                        flag == EXACT
+                        or (flag == LOWER and value >= beta)
+                        or (flag == UPPER and value <= alpha)
+                    ):
+                        self.hits += 1
+                        if entry.depth != RESOLVED:
+                            self.horizon += 1
+                        self.clear_pv(ply)
+                        return value
+                first = entry.move
+        if self.hints:
+            win = state.winning_move()
+            if win is not None:
+                self.set_pv_leaf(ply, win)
+                if ply + 1 > self.seldepth:
+                    self.seldepth = ply + 1
+                if table is not None:
+                    table.store(key, WIN - 1, EXACT, RESOLVED, win)
+                return ceiling
+        horizon = self.horizon
+        alpha0 = alpha
+        best = -INFINITY
+        best_move: Move | None = None
+        for move in self.ordered(state, first):
+            value = -self.alphabeta(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+            if value > best:
+                best = value
+                best_move = move
+                if value > alpha:
+                    alpha = value
+                    self.set_pv(ply, move)
+                    if value >= beta:
+                        self.cutoffs += 1
+                        break
+        if best_move is None:
+            raise ValueError(f"{state!r} has no legal moves but the game has not ended")
+        if table is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            stored = RESOLVED if self.horizon == horizon else depth
+            table.store(key, to_table(best, ply), flag, stored, best_move)
+        return best
+
+    def set_pv_leaf(self, ply: int, move: Move) -> None:
+        self.clear_pv(ply + 1)
+        self.set_pv(ply, move)

@@ -1,0 +1,150 @@
+"""Integer scores from the side to move's point of view, and their readable form.
+
+Internally a position is worth an integer from the side to move's view:
+
+* a win reached ``d`` plies from the position is ``WIN - d`` (sooner wins rank higher);
+* a loss ``d`` plies away is ``-(WIN - d)`` (later losses rank higher);
+* a draw is 0; a heuristic value at a depth limit lies strictly between ``-EVAL_LIMIT`` and
+  ``EVAL_LIMIT``, far from any win or loss.
+
+Inside a search, scores are counted from the root (``WIN - ply`` with ``ply`` the distance from
+the root); the transposition table stores them counted from the entry's own position
+(:func:`to_table` and :func:`from_table`), so an entry is valid wherever its position recurs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game import FIRST, State
+
+__all__ = [
+    "EVAL_LIMIT",
+    "INFINITY",
+    "WIN",
+    "WIN_MIN",
+    "Score",
+    "from_table",
+    "solve_score",
+    "to_table",
+]
+
+WIN = 1_000_000_000
+#: Every score at or beyond this magnitude is a proven win or loss.
+WIN_MIN = WIN - 100_000_000
+#: Heuristic values are clamped inside (-EVAL_LIMIT, EVAL_LIMIT).
+EVAL_LIMIT = WIN_MIN // 2
+#: Beyond every score: the widest search window is (-INFINITY, INFINITY).
+INFINITY = 2 * WIN
+
+
+def to_table(value: int, ply: int) -> int:
+    """A root-relative score as the table stores it: relative to the entry's position."""
+    if value >= WIN_MIN:
+        return value + ply
+    if value <= -WIN_MIN:
+        return value - ply
+    return value
+
+
+def from_table(value: int, ply: int) -> int:
+    """The inverse of :func:`to_table` for a position ``ply`` plies below the root."""
+    if value >= WIN_MIN:
+        return value - ply
+    if value <= -WIN_MIN:
+        return value + ply
+    return value
+
+
+@dataclass(frozen=True, order=True)
+class Score:
+    """A position's value from the side to move's view, with its readable form.
+
+    ``value`` is the integer described in this module's docstring; ``exact`` says whether it is
+    the game-theoretic value (True) or comes from a depth-limited search with an evaluation
+    (False). Scores compare by ``value``: greater is better for the side to move.
+    """
+
+    value: int
+    exact: bool = True
+
+    @property
+    def is_win(self) -> bool:
+        return self.value >= WIN_MIN
+
+    @property
+    def is_loss(self) -> bool:
+        return self.value <= -WIN_MIN
+
+    @property
+    def is_draw(self) -> bool:
+        return self.exact and self.value == 0
+
+    @property
+    def kind(self) -> str:
+        """``'win'``, ``'loss'``, ``'draw'`` or ``'heuristic'``."""
+        if self.is_win:
+            return "win"
+        if self.is_loss:
+            return "loss"
+        return "draw" if self.exact and self.value == 0 else "heuristic"
+
+    @property
+    def plies(self) -> int | None:
+        """Plies until the game ends (win or loss), or None."""
+        if self.is_win:
+            return WIN - self.value
+        if self.is_loss:
+            return WIN + self.value
+        return None
+
+    @property
+    def moves(self) -> int | None:
+        """For a win, the winner's moves still to make (the winning one included); for a loss,
+        the opponent's; None otherwise. This is the N of 'win in N' and 'loss in N'."""
+        plies = self.plies
+        if plies is None:
+            return None
+        return (plies + 1) // 2 if self.is_win else plies // 2
+
+    def __neg__(self) -> Score:
+        return Score(-self.value, self.exact)
+
+    def pov(self, player: int, to_move: int) -> Score:
+        """This score seen by ``player`` when ``to_move`` is the side this score belongs to."""
+        return self if player == to_move else -self
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind == "win":
+            return "won" if self.plies == 0 else f"win in {self.moves}"
+        if kind == "loss":
+            return "lost" if self.plies == 0 else f"loss in {self.moves}"
+        if kind == "draw":
+            return "draw"
+        return f"{self.value:+d} (heuristic)"
+
+
+def solve_score(state: State, score: Score) -> int:
+    """``score`` in the solve convention of Pons' Connect Four test sets, for any board game.
+
+    0 for a draw; when the side to move wins with the stone it places while ``n`` stones are on
+    the board, ``(cells + 1 - n) // 2``; the negation for a loss. ``cells`` is the game's
+    :attr:`~unbeatable.game.State.max_plies`. Requires an exact score.
+    """
+    if not score.exact and not (score.is_win or score.is_loss):
+        raise ValueError(f"a solve score needs an exact value, not {score}")
+    cells = state.max_plies
+    if cells is None:
+        raise ValueError(f"{type(state).__name__} has no max_plies: no solve score")
+    plies = score.plies
+    if plies is None:
+        return 0
+    # the last stone of the game is placed when ply + plies - 1 stones are on the board
+    magnitude = (cells + 2 - state.ply - plies) // 2
+    return magnitude if score.is_win else -magnitude
+
+
+def first_player_view(score: Score, to_move: int) -> Score:
+    """``score`` as the first player sees it."""
+    return score if to_move == FIRST else -score

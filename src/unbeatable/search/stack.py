@@ -1,0 +1,154 @@
+"""Alpha-beta without recursion: an explicit stack of frames, for games of any length.
+
+:func:`alphabeta_stack` visits the same nodes in the same order as
+:meth:`~.engine.Engine.alphabeta` and returns the same value under the same contract; only the
+call stack lives in a Python list instead of the interpreter's frames, so a game thousands of
+plies long does not reach Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..game import Move, State
+from .engine import Engine
+from .score import INFINITY, WIN, from_table, to_table
+from .table import EXACT, LOWER, RESOLVED, UPPER
+
+__all__ = ["alphabeta_stack"]
+
+# A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
+# best move, moves to try, index of the next move, table key, horizon count at entry.
+_STATE, _DEPTH, _ALPHA, _BETA, _PLY, _ALPHA0, _BEST, _BEST_MOVE, _MOVES, _NEXT, _KEY, _HORIZON = (
+    range(12)
+)
+
+
+def alphabeta_stack(
+    engine: Engine, root: State, depth: int, alpha: int, beta: int, ply: int
+) -> int:
+    """The value of ``root`` under the contract of :meth:`~.engine.Engine.alphabeta`."""
+    table = engine.table
+    stack: list[list[object]] = []
+    state, d, a, b, p = root, depth, alpha, beta, ply
+    while True:
+        # Enter the node (state, d, a, b, p): either it has a value at once, or it gets a frame.
+        value = _enter(engine, state, d, a, b, p, stack)
+        if value is None:
+            frame = stack[-1]
+            child_move = frame[_MOVES][0]  # type: ignore[index]
+            state, d, a, b, p = (
+                state.play(child_move),
+                d - 1,
+                -b,
+                -a,
+                p + 1,
+            )
+            continue
+        # Hand the value up until a frame has another child to try.
+        while stack:
+            frame = stack[-1]
+            moves: list[Move] = frame[_MOVES]  # type: ignore[assignment]
+            index: int = frame[_NEXT]  # type: ignore[assignment]
+            move = moves[index]
+            index += 1
+            frame[_NEXT] = index
+            score = -value
+            f_alpha: int = frame[_ALPHA]  # type: ignore[assignment]
+            f_beta: int = frame[_BETA]  # type: ignore[assignment]
+            f_ply: int = frame[_PLY]  # type: ignore[assignment]
+            cut = False
+            if score > frame[_BEST]:  # type: ignore[operator]
+                frame[_BEST] = score
+                frame[_BEST_MOVE] = move
+                if score > f_alpha:
+                    f_alpha = score
+                    frame[_ALPHA] = score
+                    engine.set_pv(f_ply, move)
+                    if score >= f_beta:
+                        engine.cutoffs += 1
+                        cut = True
+            if not cut and index < len(moves):
+                parent: State = frame[_STATE]  # type: ignore[assignment]
+                f_depth: int = frame[_DEPTH]  # type: ignore[assignment]
+                state, d, a, b, p = (
+                    parent.play(moves[index]),
+                    f_depth - 1,
+                    -f_beta,
+                    -f_alpha,
+                    f_ply + 1,
+                )
+                break
+            stack.pop()
+            best: int = frame[_BEST]  # type: ignore[assignment]
+            if table is not None:
+                alpha0: int = frame[_ALPHA0]  # type: ignore[assignment]
+                flag = UPPER if best <= alpha0 else LOWER if best >= f_beta else EXACT
+                f_depth = frame[_DEPTH]  # type: ignore[assignment]
+                stored = RESOLVED if engine.horizon == frame[_HORIZON] else f_depth
+                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, frame[_BEST_MOVE])
+            value = best
+        else:
+            return value
+
+
+def _enter(
+    engine: Engine, state: State, depth: int, alpha: int, beta: int, ply: int,
+    stack: list[list[object]],
+) -> int | None:
+    """The prologue of a node: its value if it needs no children searched, else None after
+    pushing its frame (with at least one move to try)."""
+    engine.nodes += 1
+    if engine.nodes == engine.next_check:
+        engine.check()
+    outcome = state.outcome()
+    if outcome is not None:
+        engine.clear_pv(ply)
+        if ply > engine.seldepth:
+            engine.seldepth = ply
+        return engine.terminal_value(state, outcome.winner, ply)
+    ceiling = WIN - ply - 1
+    if ceiling <= alpha:
+        return ceiling
+    if -ceiling >= beta:
+        return -ceiling
+    if depth <= 0:
+        engine.clear_pv(ply)
+        return engine.static_value(state)
+    table = engine.table
+    key: Hashable = None
+    first: Move | None = None
+    if table is not None:
+        key = engine.key(state)
+        entry = table.probe(key)
+        if entry is not None:
+            if entry.depth >= depth:
+                value = from_table(entry.value, ply)
+                flag = entry.flag
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)
+                ):
+                    engine.hits += 1
+                    if entry.depth != RESOLVED:
+                        engine.horizon += 1
+                    engine.clear_pv(ply)
+                    return value
+            first = entry.move
+    if engine.hints:
+        win = state.winning_move()
+        if win is not None:
+            engine.set_pv_leaf(ply, win)
+            if ply + 1 > engine.seldepth:
+                engine.seldepth = ply + 1
+            if table is not None:
+                table.store(key, WIN - 1, EXACT, RESOLVED, win)
+            return ceiling
+    moves = list(engine.ordered(state, first))
+    if not moves:
+        raise ValueError(f"{state!r} has no legal moves but the game has not ended")
+    stack.append(
+        [state, depth, alpha, beta, ply, alpha, -INFINITY, None, moves, 0, key, engine.horizon]
+    )
+    return None

@@ -1,0 +1,70 @@
+"""A bounded transposition table that stores bounds, depths and best moves."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import NamedTuple
+
+from ..game import Move
+
+__all__ = ["EXACT", "LOWER", "RESOLVED", "UPPER", "Entry", "TranspositionTable"]
+
+#: Bound flags: the stored value is the exact value, a lower bound, or an upper bound.
+EXACT = 0
+LOWER = 1
+UPPER = 2
+
+#: The depth stored for a result that no depth limit touched (every leaf was a finished game):
+#: such an entry answers a search of any depth.
+RESOLVED = 1 << 30
+
+
+class Entry(NamedTuple):
+    key: Hashable
+    value: int  #: counted from this entry's position (see :func:`~.score.to_table`)
+    flag: int  #: EXACT, LOWER or UPPER
+    depth: int  #: the remaining depth it was searched to, or RESOLVED
+    move: Move | None  #: the best move found, or None
+
+
+class TranspositionTable:
+    """A direct-mapped table of at most ``capacity`` entries.
+
+    A key maps to slot ``hash(key) % capacity``. **Replacement rule:** a store always replaces
+    what the slot held (the newest result is the one most likely to be asked for again); a
+    probe returns an entry only when its key equals the probed key, so a collision costs a
+    miss, never a wrong value. Memory is bounded by ``capacity`` entries.
+
+    A value is *exact* (``EXACT``), a *lower bound* (``LOWER``: the search failed high) or an
+    *upper bound* (``UPPER``: it failed low); win and loss scores are stored relative to the
+    entry's own position.
+    """
+
+    __slots__ = ("_slots", "capacity", "stores")
+
+    def __init__(self, capacity: int = 1 << 20) -> None:
+        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+            raise ValueError(f"table capacity must be a positive integer, not {capacity!r}")
+        self.capacity = capacity
+        self._slots: dict[int, Entry] = {}
+        self.stores = 0
+
+    def probe(self, key: Hashable) -> Entry | None:
+        entry = self._slots.get(hash(key) % self.capacity)
+        if entry is not None and entry.key == key:
+            return entry
+        return None
+
+    def store(self, key: Hashable, value: int, flag: int, depth: int, move: Move | None) -> None:
+        self.stores += 1
+        self._slots[hash(key) % self.capacity] = Entry(key, value, flag, depth, move)
+
+    def clear(self) -> None:
+        self._slots.clear()
+        self.stores = 0
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __repr__(self) -> str:
+        return f"<TranspositionTable {len(self)}/{self.capacity} entries>"
