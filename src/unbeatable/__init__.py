@@ -23,10 +23,11 @@ from .search import (
     ALGORITHMS,
     Limits,
     Score,
-    SearchResult,
     Searcher,
+    SearchResult,
     TranspositionTable,
     search,
+    solve,
     solve_score,
 )
 
@@ -54,5 +55,6 @@ __all__ = [
     "register",
     "registered",
     "search",
+    "solve",
     "solve_score",
 ]

@@ -170,6 +170,19 @@ class State(ABC):
         """
         return None
 
+    def exact_value(self, weak: bool = False) -> int | None:
+        """This position's exact score from a solver of the game's own, or None (the default).
+
+        The score follows the solve convention (see :func:`unbeatable.search.solve_score`); with
+        ``weak`` only its sign matters. A game that can solve faster than the generic search
+        overrides this and :meth:`exact_move_values`; callers of the search never need to know.
+        """
+        return None
+
+    def exact_move_values(self) -> dict[Move, int] | None:
+        """Every legal move's exact solve-convention score (from the mover's view), or None."""
+        return None
+
     # --- notation -------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:

@@ -13,7 +13,7 @@ Internally a position is two bitmasks (bit ``c`` is cell ``c+1``) and moves are 
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ..game import (
@@ -59,7 +59,9 @@ class MNK(Game):
         if not (1 <= m <= MAX_SIDE and 1 <= n <= MAX_SIDE):
             raise ValueError(f"mnk: the board must be 1 to {MAX_SIDE} on each side, not {m}x{n}")
         if not 1 <= k <= max(m, n):
-            raise ValueError(f"mnk: k must be between 1 and {max(m, n)} on a {m}x{n} board, not {k}")
+            raise ValueError(
+                f"mnk: k must be between 1 and {max(m, n)} on a {m}x{n} board, not {k}"
+            )
         self.m, self.n, self.k = m, n, k
         self.cells = m * n
         self.full = (1 << self.cells) - 1
@@ -130,7 +132,7 @@ class MNK(Game):
     def _make_symmetries(self) -> list[list[list[int]]]:
         """For every symmetry of the board, lookup tables that map a mask to its image."""
         m, n = self.m, self.n
-        maps = [
+        maps: list[Callable[[int, int], tuple[int, int]]] = [
             lambda r, c: (r, c),
             lambda r, c: (r, n - 1 - c),
             lambda r, c: (m - 1 - r, c),

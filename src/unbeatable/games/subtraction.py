@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..game import Game, IllegalMoveError, InvalidMoveError, InvalidPositionError, Move, Outcome, State
+from ..game import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    State,
+)
 
 __all__ = ["Subtraction", "SubtractionState"]
 
@@ -41,7 +49,9 @@ class Subtraction(Game):
             value = stripped[5:]
             if not value.isdigit() or not 0 <= int(value) <= self.pile:
                 raise InvalidPositionError(
-                    f"{stripped!r}: the pile must be 0 to {self.pile}", text=stripped, position=stripped
+                    f"{stripped!r}: the pile must be 0 to {self.pile}",
+                    text=stripped,
+                    position=stripped,
                 )
             left = int(value)
             return SubtractionState(left, self.take, 0, self.pile, self.pile - left)
@@ -100,7 +110,9 @@ class SubtractionState(State):
         token = text.strip()
         if not token.isdigit():
             raise InvalidMoveError(
-                f"{token!r} is not a number of tokens (1-{self.take})", text=token, position=str(self)
+                f"{token!r} is not a number of tokens (1-{self.take})",
+                text=token,
+                position=str(self),
             )
         n = int(token)
         if self.pile == 0:
@@ -116,9 +128,10 @@ class SubtractionState(State):
         return n
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, SubtractionState)
-            and (self.pile, self.take, self.ply_ & 1) == (other.pile, other.take, other.ply_ & 1)
+        return isinstance(other, SubtractionState) and (self.pile, self.take, self.ply_ & 1) == (
+            other.pile,
+            other.take,
+            other.ply_ & 1,
         )
 
     def __hash__(self) -> int:

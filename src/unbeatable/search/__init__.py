@@ -1,6 +1,6 @@
 """The minimax family behind one API: :func:`search` and :class:`Searcher`."""
 
-from .driver import ALGORITHMS, Limits, SearchResult, Searcher, search
+from .driver import ALGORITHMS, Limits, Searcher, SearchResult, search, solve
 from .score import Score, solve_score
 from .table import TranspositionTable
 
@@ -12,5 +12,6 @@ __all__ = [
     "Searcher",
     "TranspositionTable",
     "search",
+    "solve",
     "solve_score",
 ]

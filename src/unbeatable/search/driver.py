@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 
 from ..game import FIRST, Move, State
 from .engine import Engine, Evaluator, Orderer, SearchStopped
-from .score import INFINITY, WIN_MIN, Score, to_table
+from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
 from .table import EXACT, TranspositionTable
 
-__all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search"]
+__all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search", "solve"]
 
 #: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
 ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
@@ -200,12 +200,19 @@ class Searcher:
             value = engine.terminal_value(state, outcome.winner, 0)
             yield self._result(state, engine, algorithm, start, (), (), Score(value), None, 0)
             return
+        if self.algorithm is None and limits == Limits() and self.evaluate is None:
+            solved = state.exact_move_values()
+            if solved is not None:
+                yield self._from_game_solver(state, engine, start, solved, analyse)
+                return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
         depths: Sequence[int] = range(1, max_depth + 1) if limits.bounded else (max_depth,)
         last: SearchResult | None = None
         for depth in depths:
             try:
-                best, value, pv, scores, exact = self._root(state, engine, algorithm, depth, analyse)
+                best, value, pv, scores, exact = self._root(
+                    state, engine, algorithm, depth, analyse
+                )
             except SearchStopped:
                 break
             except RecursionError:
@@ -233,6 +240,24 @@ class Searcher:
             cutoffs=engine.cutoffs,
             elapsed=time.perf_counter() - start,
             evaluations=engine.horizon,
+        )
+
+    def _from_game_solver(
+        self,
+        state: State,
+        engine: Engine,
+        start: float,
+        solved: Mapping[Move, int],
+        analyse: bool,
+    ) -> SearchResult:
+        """The result from the exact per-move scores of the game's own solver."""
+        legal = list(state.legal_moves())
+        values = {m: value_from_solve_score(state, solved[m]) for m in legal}
+        best_value = max(values.values())
+        best = tuple(m for m in legal if values[m] == best_value)
+        scores = {m: Score(values[m]) for m in legal} if analyse else None
+        return self._result(
+            state, engine, "solver", start, best, (best[0],), Score(best_value), scores, 0
         )
 
     # --- the root -------------------------------------------------------------------------
@@ -405,3 +430,19 @@ def search(
         rng=rng,
     )
     return searcher.search(state, limits, analyse=analyse)
+
+
+def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None) -> int:
+    """The exact score of ``state`` in the solve convention (see :func:`.score.solve_score`).
+
+    Uses the game's own solver when it has one, else an exact search (with ``searcher``, whose
+    table then carries over between calls). ``weak``: only the sign is asked for (1, 0 or -1).
+    """
+    outcome = state.outcome()
+    if outcome is None and (searcher is None or searcher.algorithm is None):
+        own = state.exact_value(weak)
+        if own is not None:
+            return (own > 0) - (own < 0) if weak else own
+    result = (searcher or Searcher()).search(state)
+    score = solve_score(state, result.score)
+    return (score > 0) - (score < 0) if weak else score

@@ -148,3 +148,21 @@ def solve_score(state: State, score: Score) -> int:
 def first_player_view(score: Score, to_move: int) -> Score:
     """``score`` as the first player sees it."""
     return score if to_move == FIRST else -score
+
+
+def value_from_solve_score(state: State, score: int) -> int:
+    """The inverse of :func:`solve_score`: the internal value of a solve-convention score."""
+    if score == 0:
+        return 0
+    cells = state.max_plies
+    if cells is None:
+        raise ValueError(f"{type(state).__name__} has no max_plies: no solve score")
+    magnitude = abs(score)
+    # The deciding stone is placed when n stones are on the board, (cells + 1 - n) // 2 ==
+    # magnitude; of the two such n, the one whose parity belongs to the winner.
+    winner_parity = state.ply & 1 if score > 0 else (state.ply + 1) & 1
+    n = cells + 1 - 2 * magnitude
+    if n & 1 != winner_parity:
+        n -= 1
+    plies = n - state.ply + 1
+    return WIN - plies if score > 0 else plies - WIN

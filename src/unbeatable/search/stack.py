@@ -93,7 +93,12 @@ def alphabeta_stack(
 
 
 def _enter(
-    engine: Engine, state: State, depth: int, alpha: int, beta: int, ply: int,
+    engine: Engine,
+    state: State,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
     stack: list[list[object]],
 ) -> int | None:
     """The prologue of a node: its value if it needs no children searched, else None after

@@ -1,0 +1,41 @@
+# Two commands do all set-up on a machine with only python3:
+#   make play   creates .venv, installs unbeatable, starts tic-tac-toe against the AI
+#   make test   creates .venv with the test extras, runs ruff, mypy and the whole suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+GAME ?= tictactoe
+
+.PHONY: play test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,mpi,peers]'
+	touch $@ $(VENV)/.installed-run
+
+play: $(VENV)/.installed-run
+	$(BIN)/unbeatable play $(GAME)
+
+test: $(VENV)/.installed-test lint typecheck pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+pytest: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/tictactoe.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .mypy_cache .ruff_cache .pytest_cache
