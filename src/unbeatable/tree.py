@@ -389,6 +389,8 @@ def to_dot(
             attrs.update(shape="box", style="dashed", color="gray60", fontcolor="gray50")
         else:
             label = format_value(node.value, node.bound)
+            if node.kind == TERMINAL and node.value == 0:
+                label = "draw"
             if node.kind == TERMINAL:
                 attrs["shape"] = "box"
                 attrs["style"] = "rounded"
@@ -438,6 +440,8 @@ def to_text(tree: SearchTree) -> str:
             label = node.note
         else:
             label = format_value(node.value, node.bound).replace("\n", ", ")
+            if node.kind == TERMINAL and node.value == 0:
+                label = "draw"
         if node.kind == HORIZON:
             label += " (evaluated)"
         elif node.kind == SHORTCUT:

@@ -1,0 +1,127 @@
+"""Terminal rendering for the command line: coloured boards and tables with rich, plain text
+elsewhere.
+
+Nothing here is needed by the library; the CLI uses rich only when the stream is a terminal, so
+that pipes, files and tests see plain text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Sequence
+from typing import IO, Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["is_tty", "plain_table", "print_board", "print_table", "progress"]
+
+_STONES = re.compile(r"\b([XO])\b")
+_STYLES = {"X": "bold red", "O": "bold blue"}
+
+
+def is_tty(stream: IO[str]) -> bool:
+    """True when ``stream`` is an interactive terminal."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def console(stream: IO[str]) -> Console:
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def print_board(stream: IO[str], picture: str, *, color: bool) -> None:
+    """Write a game's picture; on a terminal the stones are coloured (X red, O blue)."""
+    if not color:
+        stream.write(picture + "\n")
+        return
+    text = Text()
+    position = 0
+    for match in _STONES.finditer(picture):
+        text.append(picture[position : match.start()], style="dim")
+        text.append(match.group(1), style=_STYLES[match.group(1)])
+        position = match.end()
+    text.append(picture[position:], style="dim")
+    console(stream).print(text)
+
+
+def plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Columns padded to their widest cell; the first column left-aligned, the rest right."""
+    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    lines = []
+    for row in [headers, *rows]:
+        cells = [
+            str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def print_table(
+    stream: IO[str],
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    title: str = "",
+    color: bool,
+) -> None:
+    """A table: rich's on a terminal, :func:`plain_table` elsewhere."""
+    if not color:
+        if title:
+            stream.write(title + "\n")
+        stream.write(plain_table(headers, rows))
+        return
+    table = Table(title=title or None, title_justify="left")
+    for i, header in enumerate(headers):
+        table.add_column(header, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*(str(cell) for cell in row))
+    console(stream).print(table)
+
+
+class _NoProgress:
+    def advance(self, description: str = "") -> None:
+        pass
+
+
+class _RichProgress(_NoProgress):
+    def __init__(self, progress: Any, task: Any) -> None:
+        self.progress = progress
+        self.task = task
+
+    def advance(self, description: str = "") -> None:
+        if description:
+            self.progress.update(self.task, advance=1, description=description)
+        else:
+            self.progress.advance(self.task)
+
+
+@contextlib.contextmanager
+def progress(stream: IO[str], total: int, description: str) -> Iterator[_NoProgress]:
+    """A progress bar on ``stream`` when it is a terminal (it vanishes when done); otherwise a
+    stand-in that does nothing. Call ``advance()`` once per step."""
+    if not is_tty(stream):
+        yield _NoProgress()
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=stream),
+        transient=True,
+    ) as bar:
+        yield _RichProgress(bar, bar.add_task(description, total=total))
