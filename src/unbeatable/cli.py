@@ -250,9 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
 # --- commands ------------------------------------------------------------------------------
 
 
-def _open(path: str) -> IO[str]:
+def _open(path: str, stdin: IO[str]) -> IO[str]:
     if path == "-":
-        return sys.stdin
+        return stdin
     try:
         return open(path, encoding="utf-8")
     except OSError as err:
@@ -262,7 +262,7 @@ def _open(path: str) -> IO[str]:
 def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     game = get_game(args.game)
     searcher = _searcher(args)
-    stream = _open(args.file)
+    stream = _open(args.file, args.stdin)
     bad = mismatched = solved = 0
     try:
         for number, raw in enumerate(stream, start=1):
@@ -292,9 +292,9 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                         file=err,
                     )
     finally:
-        if stream is not sys.stdin:
+        if stream is not args.stdin:
             stream.close()
-    if bad or mismatched:
+    if (bad or mismatched) and solved + bad > 1:
         print(
             f"{PROG}: {solved} positions solved, {mismatched} mismatched, {bad} bad lines",
             file=err,
@@ -889,6 +889,7 @@ def main(
         if args.command is None:
             parser.print_help(out)
             return 2
+        args.stdin = inp
         if args.command == "play":
             return cmd_play(args, out, err, inp)
         command = COMMANDS.get(args.command)
