@@ -428,7 +428,7 @@ def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     for move, score in (result.move_scores or {}).items():
         mark = "*" if move in result.best_moves else ""
         rows.append([f"{mark}{state.move_text(move)}", describe(score, state, depth)])
-    render.print_table(out, ["move", "score"], rows, color=render.is_tty(out))
+    render.print_table(out, ["move", "score"], rows, align="ll", color=render.is_tty(out))
     out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(_line_text(state, result.pv))}\n")
     out.write(
@@ -543,7 +543,8 @@ class _Play:
         out, game = self.out, self.game
         you = player_name(human)
         out.write(
-            f"{game.spec}: you play {you}, the AI {_strength(self.limits)}. Type {PLAY_HELP}.\n"
+            f"{game.spec}: you play {you} against the AI ({_strength(self.limits)}). "
+            f"Type {PLAY_HELP}.\n"
         )
         show = True
         while True:

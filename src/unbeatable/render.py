@@ -49,14 +49,20 @@ def print_board(stream: IO[str], picture: str, *, color: bool) -> None:
     console(stream).print(text)
 
 
-def plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Columns padded to their widest cell; the first column left-aligned, the rest right."""
+def _alignment(align: str, columns: int) -> str:
+    return (align or "l" + "r" * (columns - 1)).ljust(columns, align[-1:] or "r")
+
+
+def plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    """Columns padded to their widest cell. ``align``: one letter a column, ``l`` or ``r``
+    (default: the first column left, the rest right)."""
     widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    sides = _alignment(align, len(headers))
     lines = []
     for row in [headers, *rows]:
         cells = [
-            str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+            str(cell).ljust(width) if side == "l" else str(cell).rjust(width)
+            for cell, width, side in zip(row, widths, sides, strict=True)
         ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
@@ -68,17 +74,18 @@ def print_table(
     rows: Sequence[Sequence[str]],
     *,
     title: str = "",
+    align: str = "",
     color: bool,
 ) -> None:
     """A table: rich's on a terminal, :func:`plain_table` elsewhere."""
     if not color:
         if title:
             stream.write(title + "\n")
-        stream.write(plain_table(headers, rows))
+        stream.write(plain_table(headers, rows, align))
         return
     table = Table(title=title or None, title_justify="left")
-    for i, header in enumerate(headers):
-        table.add_column(header, justify="left" if i == 0 else "right")
+    for header, side in zip(headers, _alignment(align, len(headers)), strict=True):
+        table.add_column(header, justify="left" if side == "l" else "right")
     for row in rows:
         table.add_row(*(str(cell) for cell in row))
     console(stream).print(table)
