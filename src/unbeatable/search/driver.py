@@ -13,7 +13,7 @@ from ..game import FIRST, Move, State
 from .engine import Engine, Evaluator, Orderer, SearchStopped
 from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
-from .table import EXACT, TranspositionTable
+from .table import EXACT, RESOLVED, TranspositionTable
 
 __all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search", "solve"]
 
@@ -279,6 +279,11 @@ class Searcher:
         scores = None
         if analyse:
             scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+        if engine.table is not None and algorithm.startswith("alphabeta"):
+            # The root's best move leads the next iteration, and its value answers a later
+            # search of the same position.
+            stored = RESOLVED if exact else depth
+            engine.table.store(engine.key(state), to_table(best_value, 0), EXACT, stored, best[0])
         pv = self._pv(state, engine, lines.get(best[0], [best[0]]), depth)
         return best, best_value, pv, scores, exact
 
@@ -334,10 +339,6 @@ class Searcher:
             if value > alpha:
                 lines[move] = [move, *engine.line(1)]
             best = max(best, value)
-        if engine.table is not None:
-            # The best move leads the next iteration; ``depth`` under-claims a resolved value.
-            top = max(values, key=lambda m: values[m])
-            engine.table.store(engine.key(state), to_table(best, 0), EXACT, depth, top)
         return values, lines
 
     @staticmethod
