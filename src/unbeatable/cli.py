@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
             "and grey; the principal variation is red. DOT goes to stdout or -o FILE; SVG and "
             "PNG need Graphviz's dot program."
         ),
-        epilog="Example: unbeatable tree tictactoe 5137 --depth 2 --algorithm alphabeta -o t.svg",
+        epilog="Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg",
     )
     _add_game(p)
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
@@ -482,8 +482,9 @@ class _Play:
         self.limits = _limits(args)
         self.out = out
         self.inp = inp
-        self.color = render.is_tty(out)
         self.interactive = render.is_tty(inp)
+        # Colours and the spinner only for a person at a terminal, not for a scripted game.
+        self.color = render.is_tty(out) and (self.interactive or args.demo)
         self.history = [self.start]
 
     def board(self, state: State) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from rich.console import Console
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -34,8 +35,9 @@ def console(stream: IO[str]) -> Console:
     return Console(file=stream, highlight=False, soft_wrap=True)
 
 
-def print_board(stream: IO[str], picture: str, *, color: bool) -> None:
-    """Write a game's picture; on a terminal the stones are coloured (X red, O blue)."""
+def print_board(stream: IO[str], picture: str, *, color: bool, title: str = "") -> None:
+    """Write a game's picture; on a terminal it is framed and the stones are coloured (X red,
+    O blue)."""
     if not color:
         stream.write(picture + "\n")
         return
@@ -46,7 +48,7 @@ def print_board(stream: IO[str], picture: str, *, color: bool) -> None:
         text.append(match.group(1), style=_STYLES[match.group(1)])
         position = match.end()
     text.append(picture[position:], style="dim")
-    console(stream).print(text)
+    console(stream).print(Panel.fit(text, title=title or None, padding=(0, 1)))
 
 
 def _alignment(align: str, columns: int) -> str:
