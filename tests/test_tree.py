@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from unbeatable import Limits, Searcher, get_game
+from unbeatable import Limits, Searcher, State, get_game
 from unbeatable.search import search
 from unbeatable.tree import (
     EXACT,
@@ -142,3 +143,35 @@ def test_text_outline() -> None:
     text = to_text(tree)
     assert len(text.splitlines()) == len(tree.walk())
     assert text.count("*") == len(tree.pv) + 1
+
+
+def _random_positions(spec: str, count: int, rng: random.Random) -> list[State]:
+    """Positions reached by random play from the start, unfinished, with the moves played
+    through the public API."""
+    game = get_game(spec)
+    found = []
+    while len(found) < count:
+        state = game.initial()
+        for _ in range(rng.randrange(0, 8)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state = state.play_text(state.move_text(rng.choice(list(moves))))
+        if state.outcome() is None:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "mnk:3,4,3", "subtraction:pile=9,take=3"])
+def test_trees_of_random_positions_match_the_library(spec: str) -> None:
+    rng = random.Random(20261121)
+    for state in _random_positions(spec, 25, rng):
+        depth = rng.randrange(1, 4)
+        tree = build_tree(state, depth, "minimax", max_nodes=None)
+        result = search(state, Limits(depth=depth), algorithm="minimax")
+        assert (tree.value, tree.nodes, tree.pv) == (result.score.value, result.nodes, result.pv)
+        hints = rng.random() < 0.5
+        tree = build_tree(state, depth, "alphabeta", hints=hints, max_nodes=None)
+        plain = Searcher("alphabeta", table=False, hints=hints).search(state, Limits(depth=depth))
+        assert (tree.value, tree.nodes, tree.pv) == (plain.score.value, plain.nodes, plain.pv)
+        assert tree.value == search(state, Limits(depth=depth), algorithm="alphabeta").score.value
