@@ -514,3 +514,12 @@ def test_bench_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 0
     total = sum(r.nodes for r in run_bench(few))
     assert f"signature: {total} nodes" in out.splitlines()[-1]
+
+
+def test_plain_table_alignment() -> None:
+    from unbeatable.render import plain_table
+
+    text = plain_table(["name", "n"], [["a", "1"], ["bbb", "22"]])
+    assert text.splitlines() == ["name   n", "a      1", "bbb   22"]
+    text = plain_table(["m", "score"], [["1", "win in 2"], ["22", "draw"]], align="ll")
+    assert text.splitlines() == ["m   score", "1   win in 2", "22  draw"]

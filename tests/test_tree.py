@@ -175,3 +175,14 @@ def test_trees_of_random_positions_match_the_library(spec: str) -> None:
         plain = Searcher("alphabeta", table=False, hints=hints).search(state, Limits(depth=depth))
         assert (tree.value, tree.nodes, tree.pv) == (plain.score.value, plain.nodes, plain.pv)
         assert tree.value == search(state, Limits(depth=depth), algorithm="alphabeta").score.value
+
+
+def test_format_value() -> None:
+    from unbeatable.search.score import WIN
+
+    assert format_value(None) == "pruned"
+    assert format_value(0) == "0"
+    assert format_value(23) == "+23"
+    assert format_value(-7, "upper") == "≤ -7"
+    assert format_value(WIN - 5, "lower") == "≥ max wins\nply 5"
+    assert format_value(3 - WIN) == "min wins\nply 3"
