@@ -294,6 +294,7 @@ def test_ctrl_c_before_any_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_ctrl_c_while_the_ai_thinks_plays_the_best_move_so_far(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(cli._Play, "warn_if_slow", lambda self: None)
     _interrupting_iterate(monkeypatch, completed=1)
     code, out, _ = run("play", "tictactoe", "--demo")
     assert code == 0
@@ -326,6 +327,14 @@ def test_scripted_game_from_a_pipe() -> None:
     assert "game over: " in out
     assert "you win" not in out  # the AI plays perfectly
     assert "\x1b[" not in out  # no terminal codes in a pipe
+
+
+def test_slow_perfect_play_is_announced() -> None:
+    _, out, _ = run("play", "mnk:4,4,4", stdin="quit\n")
+    assert "note: perfect play of this game can take minutes" in out
+    for argv in (["tictactoe"], ["subtraction"], ["mnk:4,4,4", "--time", "0.1"]):
+        _, out, _ = run("play", *argv, stdin="quit\n")
+        assert "note:" not in out
 
 
 def test_human_second_and_commands() -> None:

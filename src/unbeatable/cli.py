@@ -463,6 +463,9 @@ def _strength(limits: Limits) -> str:
     return ", ".join(parts) if parts else "perfect play"
 
 
+#: A search of this many nodes that does not settle the start's value warns of slow play.
+PROBE_NODES = 20_000
+
 PLAY_HELP = (
     "a move (as the board numbers it), or: hint (best moves and scores), moves (the legal "
     "moves), undo (take back your last move), new (start again), help, quit"
@@ -487,6 +490,18 @@ class _Play:
         self.color = render.is_tty(out) and (self.interactive or args.demo)
         self.history = [self.start]
 
+    def warn_if_slow(self) -> None:
+        """Perfect play by plain search can take minutes a move: when a short search of the
+        start does not settle its value, say so."""
+        state = self.start
+        if _search_limits(state, self.searcher, self.limits) == self.limits:
+            return  # limited, or the game's own solver
+        if not self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
+            self.out.write(
+                "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
+                "play its best move so far, --time SECONDS limits it\n"
+            )
+
     def board(self, state: State) -> None:
         render.print_board(self.out, self.game.picture(state), color=self.color)
 
@@ -505,6 +520,7 @@ class _Play:
     def demo(self, delay: float) -> int:
         out = self.out
         out.write(f"{self.game.spec}: the AI ({_strength(self.limits)}) plays both sides\n")
+        self.warn_if_slow()
         state = self.start
         while state.outcome() is None:
             self.board(state)
@@ -547,6 +563,7 @@ class _Play:
             f"{game.spec}: you play {you} against the AI ({_strength(self.limits)}). "
             f"Type {PLAY_HELP}.\n"
         )
+        self.warn_if_slow()
         show = True
         while True:
             state = self.history[-1]
