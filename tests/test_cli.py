@@ -532,3 +532,16 @@ def test_plain_table_alignment() -> None:
     assert text.splitlines() == ["name   n", "a      1", "bbb   22"]
     text = plain_table(["m", "score"], [["1", "win in 2"], ["22", "draw"]], align="ll")
     assert text.splitlines() == ["m   score", "1   win in 2", "22  draw"]
+
+
+def test_search_tree_outline_for_a_terminal() -> None:
+    from unbeatable.render import print_search_tree
+    from unbeatable.tree import build_tree
+
+    tree = build_tree(get_game("tictactoe").parse_position("5137"), 2, "alphabeta")
+    stream = io.StringIO()
+    print_search_tree(stream, tree, "title")
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "title"
+    assert len(lines) == 1 + len(tree.walk())
+    assert "✂ cut-off after 4" in stream.getvalue()

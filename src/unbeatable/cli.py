@@ -690,8 +690,11 @@ def cmd_tree(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         f"{format_value(tree.root.value).replace(chr(10), ', ')} for the first player; PV {pv}"
     )
     if fmt == "text":
-        text = f"{game.spec} from {where}, {args.algorithm} to depth {args.depth}: {summary}\n"
-        text += to_text(tree)
+        heading = f"{game.spec} from {where}, {args.algorithm} to depth {args.depth}: {summary}"
+        if not args.output and render.is_tty(out):
+            render.print_search_tree(out, tree, heading)
+            return 0
+        text = heading + "\n" + to_text(tree)
     else:
         title = (
             f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}"

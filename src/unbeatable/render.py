@@ -17,7 +17,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["is_tty", "plain_table", "print_board", "print_table", "progress"]
+from .tree import HORIZON, PRUNED, SHORTCUT, TERMINAL, SearchTree, TreeNode, format_value
+
+__all__ = [
+    "is_tty",
+    "plain_table",
+    "print_board",
+    "print_search_tree",
+    "print_table",
+    "progress",
+]
 
 _STONES = re.compile(r"\b([XO])\b")
 _STYLES = {"X": "bold red", "O": "bold blue"}
@@ -134,3 +143,38 @@ def progress(stream: IO[str], total: int, description: str) -> Iterator[_NoProgr
         transient=True,
     ) as bar:
         yield _RichProgress(bar, bar.add_task(description, total=total))
+
+
+def print_search_tree(stream: IO[str], tree: SearchTree, title: str) -> None:
+    """The search tree as a coloured outline on a terminal: ▲ max, ▼ min, ■ game over, the
+    principal variation red, pruned moves dim."""
+    from rich.tree import Tree
+
+    def label(node: TreeNode) -> Text:
+        text = Text()
+        if node.move is not None:
+            text.append(node.move_text + " ", style="bold")
+        if node.kind == PRUNED:
+            text.append(f"✂ {node.note}", style="dim")
+            return text
+        mark = "■" if node.kind == TERMINAL else "▲" if node.maximising else "▼"
+        style = "" if node.kind == TERMINAL else "cyan" if node.maximising else "magenta"
+        text.append(f"{mark} ", style=style)
+        text.append(format_value(node.value, node.bound).replace("\n", ", "))
+        if node.kind == HORIZON:
+            text.append(" (evaluated)", style="dim")
+        elif node.kind == SHORTCUT:
+            text.append(f" ({node.note})", style="dim")
+        if node.on_pv:
+            text.stylize("bold red")
+        return text
+
+    def grow(branch: Tree, node: TreeNode) -> None:
+        for child in node.children:
+            grow(branch.add(label(child)), child)
+
+    root = Tree(label(tree.root), guide_style="dim")
+    grow(root, tree.root)
+    out = console(stream)
+    out.print(Text(title, style="bold"))
+    out.print(root)
