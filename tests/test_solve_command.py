@@ -59,9 +59,9 @@ def test_other_games_and_algorithms() -> None:
     code, out, _ = run(["solve", "mnk:3,4,3", "--algorithm", "alphabeta-stack"], "1,6\n")
     assert code == 0 and out.startswith("1,6 ")
     # piles that are multiples of 4 are lost for the player to move
-    code, out, _ = run(["solve", "subtraction:8,3", "--weak"], "1\n2\n1 3\npile=8\npile=5\n")
+    code, out, _ = run(["solve", "subtraction:8,3", "--weak"], "1\n2\n1,3\npile=8\npile=5\n")
     assert code == 0
-    assert out.splitlines() == ["1 1", "2 1", "1 3 -1", "pile=8 -1", "pile=5 1"]
+    assert out.splitlines() == ["1 1", "2 1", "1,3 -1", "pile=8 -1", "pile=5 1"]
 
 
 def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
