@@ -259,10 +259,10 @@ def _open(path: str, stdin: IO[str]) -> IO[str]:
         raise UsageError(f"cannot read {path!r}: {err.strerror}") from None
 
 
-def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
     game = get_game(args.game)
     searcher = _searcher(args)
-    stream = _open(args.file, args.stdin)
+    stream = _open(args.file, inp)
     bad = mismatched = solved = 0
     try:
         for number, raw in enumerate(stream, start=1):
@@ -292,7 +292,7 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                         file=err,
                     )
     finally:
-        if stream is not args.stdin:
+        if stream is not inp:
             stream.close()
     if (bad or mismatched) and solved + bad > 1:
         print(
@@ -878,7 +878,6 @@ def cmd_bench(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 # --- entry point -----------------------------------------------------------------------------
 
 COMMANDS: dict[str, Callable[..., int]] = {
-    "solve": cmd_solve,
     "analyze": cmd_analyze,
     "tree": cmd_tree,
     "match": cmd_match,
@@ -911,7 +910,8 @@ def main(
         if args.command is None:
             parser.print_help(out)
             return 2
-        args.stdin = inp
+        if args.command == "solve":
+            return cmd_solve(args, out, err, inp)
         if args.command == "play":
             return cmd_play(args, out, err, inp)
         command = COMMANDS.get(args.command)

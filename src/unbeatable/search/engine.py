@@ -218,9 +218,11 @@ class Engine:
         * ``alpha < v < beta`` means ``v == V``.
 
         So a search with the window (-INFINITY, INFINITY) returns ``V`` itself. With a table,
-        ``V`` may come from a deeper search of the same position where a position can recur at
-        another distance from the root; in games where a position fixes its ply (the board
-        games here), it is exactly the depth-limited value.
+        an entry searched deeper than asked also answers, so ``V`` may be a deeper (better)
+        value: when the table holds results of earlier searches, or when a position recurs at
+        another distance from the root. Within one search of a game where a position fixes its
+        ply (the board games here), it is exactly the depth-limited value; without a depth
+        limit it is always the game's value.
         """
         self.nodes += 1
         if self.nodes == self.next_check:
