@@ -28,7 +28,13 @@ from .search.score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, Score
 
 __all__ = [
     "EXACT",
+    "HORIZON",
+    "INNER",
     "LOWER",
+    "PRUNED",
+    "SHORTCUT",
+    "TERMINAL",
+    "TREE_ALGORITHMS",
     "UPPER",
     "SearchTree",
     "TreeNode",
