@@ -59,6 +59,9 @@ BENCH_POSITIONS: tuple[BenchPosition, ...] = (
     BenchPosition("mnk:4,4,4", "6,11,7,10,1", None, "alphabeta"),
     BenchPosition("mnk:5,5,4", "13,7", 5, "alphabeta"),
     BenchPosition("mnk:3,4,3", "", None, "alphabeta"),
+    BenchPosition("connect4", "", 7, "alphabeta"),
+    BenchPosition("connect4", "4453", 7, "alphabeta"),
+    BenchPosition("connect4:width=4,height=4", "", None, "alphabeta"),
     BenchPosition("subtraction", "", None, "alphabeta"),
     BenchPosition("subtraction:pile=600,take=3", "", None, "alphabeta-stack"),
 )
