@@ -25,6 +25,7 @@ CASES = [
     ("subtraction", ["", "pile=7", "pile=4", "3 1"], 6),
     ("mnk:4,4,4", ["", "6,7"], 3),
     ("mnk:3,4,3", ["1"], 3),
+    ("connect4", ["", "4453"], 3),
 ]
 
 
@@ -162,7 +163,9 @@ def _random_positions(spec: str, count: int, rng: random.Random) -> list[State]:
     return found
 
 
-@pytest.mark.parametrize("spec", ["tictactoe", "mnk:3,4,3", "subtraction:pile=9,take=3"])
+@pytest.mark.parametrize(
+    "spec", ["tictactoe", "mnk:3,4,3", "subtraction:pile=9,take=3", "connect4:width=4,height=4"]
+)
 def test_trees_of_random_positions_match_the_library(spec: str) -> None:
     rng = random.Random(20261121)
     for state in _random_positions(spec, 25, rng):
