@@ -93,6 +93,7 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["tree", "tictactoe", "5", "--depth", "zero"], "", "zero"),
     (["tree", "tictactoe", "", "--depth", "5"], "", "--max-nodes"),
     (["tree", "tictactoe", "5", "--format", "gif"], "", "gif"),
+    (["tree", "subtraction:pile=900,take=1", "--depth", "800"], "", "800"),
     (["tree", "tictactoe", "5", "--format", "svg"], "", "-o"),
     (["tree", "tictactoe", "x"], "", "x"),
     (["tree", "tictactoe", "5", "-o", "/no/such/dir/t.dot"], "", "/no/such/dir/t.dot"),

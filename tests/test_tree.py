@@ -121,6 +121,8 @@ def test_bad_arguments() -> None:
         build_tree(state, 2, "negascout")
     with pytest.raises(ValueError, match="depth"):
         build_tree(state, 0, "minimax")
+    with pytest.raises(TreeTooLargeError, match="deeper than"):
+        build_tree(get_game("subtraction:pile=900,take=1").initial(), 800, max_nodes=None)
     with pytest.raises(ValueError, match="over"):
         build_tree(get_game("tictactoe").parse_position("14253"), 2)
 

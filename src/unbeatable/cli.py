@@ -25,7 +25,15 @@ from .game import Game, GameError, Move, State, player_name
 from .games import get_game, registered
 from .players import PLAYER_SPECS, MatchRecord, parse_player, play_match
 from .search import ALGORITHMS, Limits, Score, Searcher, SearchResult, solve, solve_score
-from .tree import TREE_ALGORITHMS, TreeTooLargeError, build_tree, format_value, to_dot, to_text
+from .tree import (
+    MAX_TREE_DEPTH,
+    TREE_ALGORITHMS,
+    TreeTooLargeError,
+    build_tree,
+    format_value,
+    to_dot,
+    to_text,
+)
 
 __all__ = ["build_parser", "main", "run"]
 
@@ -674,6 +682,8 @@ def cmd_tree(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if fmt in ("svg", "png") and not args.output:
         raise UsageError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
     where = repr(args.position.strip()) if args.position.strip() else "the start"
+    if args.depth > MAX_TREE_DEPTH:
+        raise UsageError(f"--depth {args.depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
     try:
         tree = build_tree(
             state, args.depth, args.algorithm, hints=args.hints, max_nodes=args.max_nodes

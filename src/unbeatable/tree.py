@@ -31,6 +31,7 @@ __all__ = [
     "HORIZON",
     "INNER",
     "LOWER",
+    "MAX_TREE_DEPTH",
     "PRUNED",
     "SHORTCUT",
     "TERMINAL",
@@ -46,6 +47,9 @@ __all__ = [
 ]
 
 TREE_ALGORITHMS = ("minimax", "alphabeta")
+
+#: The deepest tree recorded (the recording recurses once per ply; no picture is that deep).
+MAX_TREE_DEPTH = 100
 
 #: How a node's value relates to its true value (from the first player's view).
 EXACT = "exact"
@@ -274,7 +278,8 @@ def build_tree(
     ``algorithm``: ``minimax`` or ``alphabeta`` (see the module's docstring for exactly what is
     mirrored). ``hints``: alpha-beta tries the game's move order and spots immediate wins.
     ``max_nodes``: raise :class:`TreeTooLargeError` as soon as the tree (pruned moves included)
-    would have more nodes; None for no limit.
+    would have more nodes; None for no limit. Depths beyond :data:`MAX_TREE_DEPTH` are refused
+    the same way.
     """
     if algorithm not in TREE_ALGORITHMS:
         raise ValueError(
@@ -282,6 +287,8 @@ def build_tree(
         )
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise ValueError(f"depth must be a whole number >= 1, not {depth!r}")
+    if depth > MAX_TREE_DEPTH:
+        raise TreeTooLargeError(f"depth {depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
     if state.outcome() is not None:
         raise ValueError(f"the game is over in {state} ({state.outcome()}): there is no tree")
     builder = _Builder(algorithm, hints, max_nodes)
