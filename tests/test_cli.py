@@ -90,6 +90,8 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["play", "tictactoe", "--position", "99"], "", "9"),
     (["play", "nosuchgame"], "", "tictactoe"),
     (["play", "tictactoe", "--demo", "--delay", "-1"], "", "-1"),
+    (["play", "tictactoe", "--demo", "--delay", "inf"], "", "inf"),
+    (["play", "tictactoe", "--demo", "--delay", "soon"], "", "soon"),
     (["tree", "tictactoe", "5", "--depth", "zero"], "", "zero"),
     (["tree", "tictactoe", "", "--depth", "5"], "", "--max-nodes"),
     (["tree", "tictactoe", "5", "--format", "gif"], "", "gif"),

@@ -76,6 +76,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _pause(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 to 60 seconds")
+    return value
+
+
 def _add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game",
@@ -172,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--demo", action="store_true", help="watch the AI play both sides")
     p.add_argument(
         "--delay",
-        type=float,
+        type=_pause,
         default=None,
         metavar="SECONDS",
         help="pause between demo moves (default 0.5 on a terminal, else 0)",
@@ -639,8 +649,6 @@ class _Play:
 
 
 def cmd_play(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
-    if args.delay is not None and not args.delay >= 0:
-        raise UsageError(f"--delay {args.delay!r}: give a number of seconds >= 0")
     session = _Play(args, out, inp)
     if args.demo:
         delay = args.delay if args.delay is not None else (0.5 if session.color else 0.0)
