@@ -20,4 +20,4 @@ def test_the_tictactoe_benchmark_runs_and_reports_every_algorithm() -> None:
     out = done.stdout
     for name in ("minimax (max/min)", "negamax", "alpha-beta + table + symmetry + hints"):
         assert name in out
-    assert "549,946" in out and "    393" in out
+    assert "549,946" in out and "    392" in out
