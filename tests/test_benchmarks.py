@@ -21,3 +21,22 @@ def test_the_tictactoe_benchmark_runs_and_reports_every_algorithm() -> None:
     for name in ("minimax (max/min)", "negamax", "alpha-beta + table + symmetry + hints"):
         assert name in out
     assert "549,946" in out and "    392" in out
+
+
+def test_the_connect4_search_benchmark_runs() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "connect4_search.py"),
+            "--depths",
+            "3",
+            "--positions",
+            "4453",
+            "--no-peers",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert "unbeatable alpha-beta+table" in done.stdout
