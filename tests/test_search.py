@@ -252,6 +252,17 @@ def test_iterative_deepening_reports_each_completed_iteration() -> None:
     assert seen == [1, 2, 3, 4] and result.depth == 4 and result.complete
 
 
+def test_iterative_deepening_to_a_depth_limit_gives_the_direct_value() -> None:
+    state = get_game("connect4").parse_position("4453")
+    direct = search(state, Limits(depth=6))
+    deepened = search(state, Limits(depth=6), iterative=True)
+    assert (deepened.score, deepened.best_moves, deepened.depth) == (
+        direct.score,
+        direct.best_moves,
+        6,
+    )
+
+
 def test_a_small_game_under_a_time_limit_is_solved_exactly() -> None:
     result = search(get_game("tictactoe").initial(), Limits(time=60))
     assert result.exact and result.complete and result.score.is_draw

@@ -105,6 +105,9 @@ class Searcher:
     immediate-win detection (alpha-beta only; plain minimax and negamax visit every node).
     ``evaluate`` and ``order`` replace the game's evaluation and move order without forking it.
     ``rng``: break ties among equally good moves at random instead of by move order.
+    ``iterative``: deepen one ply at a time up to the depth limit even without a time or node
+    budget (with a budget the search always deepens; without one, by default it goes straight
+    to the limit so that node counts compare algorithm with algorithm).
     """
 
     def __init__(
@@ -118,6 +121,7 @@ class Searcher:
         evaluate: Evaluator | None = None,
         order: Orderer | None = None,
         rng: random.Random | None = None,
+        iterative: bool = False,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(
@@ -132,6 +136,7 @@ class Searcher:
         self.evaluate = evaluate
         self.order = order
         self.rng = rng
+        self.iterative = iterative
 
     def choose_algorithm(self, state: State) -> str:
         if self.algorithm is not None:
@@ -206,7 +211,8 @@ class Searcher:
                 yield self._from_game_solver(state, engine, start, solved, analyse)
                 return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
-        depths: Sequence[int] = range(1, max_depth + 1) if limits.bounded else (max_depth,)
+        deepen = limits.bounded or (self.iterative and limits.depth is not None)
+        depths: Sequence[int] = range(1, max_depth + 1) if deepen else (max_depth,)
         last: SearchResult | None = None
         for depth in depths:
             try:
@@ -418,6 +424,7 @@ def search(
     evaluate: Evaluator | None = None,
     order: Orderer | None = None,
     rng: random.Random | None = None,
+    iterative: bool = False,
 ) -> SearchResult:
     """Search ``state`` with a fresh :class:`Searcher` (see it for the options)."""
     searcher = Searcher(
@@ -429,6 +436,7 @@ def search(
         evaluate=evaluate,
         order=order,
         rng=rng,
+        iterative=iterative,
     )
     return searcher.search(state, limits, analyse=analyse)
 

@@ -292,7 +292,9 @@ class Engine:
         if table is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             stored = RESOLVED if self.horizon == horizon else depth
-            table.store(key, to_table(best, ply), flag, stored, best_move)
+            # When every move failed low the "best" one is noise: keep the earlier hint.
+            hint = first if flag == UPPER else best_move
+            table.store(key, to_table(best, ply), flag, stored, hint)
         return best
 
     def set_pv_leaf(self, ply: int, move: Move) -> None:

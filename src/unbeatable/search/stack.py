@@ -18,10 +18,23 @@ from .table import EXACT, LOWER, RESOLVED, UPPER
 __all__ = ["alphabeta_stack"]
 
 # A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
-# best move, moves to try, index of the next move, table key, horizon count at entry.
-_STATE, _DEPTH, _ALPHA, _BETA, _PLY, _ALPHA0, _BEST, _BEST_MOVE, _MOVES, _NEXT, _KEY, _HORIZON = (
-    range(12)
-)
+# best move, moves to try, index of the next move, table key, horizon count at entry, and the
+# table's move hint at entry.
+(
+    _STATE,
+    _DEPTH,
+    _ALPHA,
+    _BETA,
+    _PLY,
+    _ALPHA0,
+    _BEST,
+    _BEST_MOVE,
+    _MOVES,
+    _NEXT,
+    _KEY,
+    _HORIZON,
+    _FIRST,
+) = range(13)
 
 
 def alphabeta_stack(
@@ -86,7 +99,9 @@ def alphabeta_stack(
                 flag = UPPER if best <= alpha0 else LOWER if best >= f_beta else EXACT
                 f_depth = frame[_DEPTH]  # type: ignore[assignment]
                 stored = RESOLVED if engine.horizon == frame[_HORIZON] else f_depth
-                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, frame[_BEST_MOVE])
+                # When every move failed low the "best" one is noise: keep the earlier hint.
+                hint = frame[_FIRST] if flag == UPPER else frame[_BEST_MOVE]
+                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, hint)
             value = best
         else:
             return value
@@ -154,6 +169,20 @@ def _enter(
     if not moves:
         raise ValueError(f"{state!r} has no legal moves but the game has not ended")
     stack.append(
-        [state, depth, alpha, beta, ply, alpha, -INFINITY, None, moves, 0, key, engine.horizon]
+        [
+            state,
+            depth,
+            alpha,
+            beta,
+            ply,
+            alpha,
+            -INFINITY,
+            None,
+            moves,
+            0,
+            key,
+            engine.horizon,
+            first,
+        ]
     )
     return None

@@ -46,7 +46,8 @@ def aligned(stones: int, height: int) -> bool:
 
 
 def winning_cells(stones: int, height: int, board: int) -> int:
-    """The cells (occupied or not, on the board) that would give ``stones`` four in a row."""
+    """The cells that would give ``stones`` four in a row: exact for the empty cells (a
+    vertical four is only looked for above three stones, where play can complete it)."""
     h1 = height + 1
     # vertical: three stones on top of each other, the cell above them
     result = (stones << 1) & (stones << 2) & (stones << 3)
@@ -58,6 +59,31 @@ def winning_cells(stones: int, height: int, board: int) -> int:
         result |= pairs & (stones << shift)
         result |= pairs & (stones >> 3 * shift)
     return result & board
+
+
+def open_lines(own: int, free: int, shifts: tuple[int, ...]) -> tuple[int, int]:
+    """How many windows of four hold exactly two, and exactly three, of ``own``'s stones and
+    otherwise only ``free`` cells (``free`` includes ``own``'s stones).
+
+    Bit-parallel: for each direction, a bit at x of ``windows`` marks the window x, x+s, x+2s,
+    x+3s; the four stone bits of every window are added with a bit-sliced adder.
+    """
+    twos = threes = 0
+    for s in shifts:
+        windows = free & (free >> s) & (free >> 2 * s) & (free >> 3 * s)
+        if not windows:
+            continue
+        a0 = own & windows
+        a1 = (own >> s) & windows
+        a2 = (own >> 2 * s) & windows
+        a3 = (own >> 3 * s) & windows
+        x01, y01 = a0 ^ a1, a0 & a1
+        x23, y23 = a2 ^ a3, a2 & a3
+        low, carry = x01 ^ x23, x01 & x23
+        one = y01 ^ y23 ^ carry  # the count's second bit (a count of 4 has it clear)
+        threes += (low & one).bit_count()
+        twos += (one & ~low & windows).bit_count()
+    return twos, threes
 
 
 class Connect4(Game):
@@ -88,6 +114,7 @@ class Connect4(Game):
         self.centre_mask = self.columns[centre] | (
             self.columns[centre - 1] if width % 2 == 0 and width > 1 else 0
         )
+        self.shifts = (1, h1, height, height + 2)
         self._initial = Connect4State(self, 0, 0, 0, None)
 
     @property
@@ -105,6 +132,15 @@ class Connect4(Game):
 
     def initial(self) -> Connect4State:
         return self._initial
+
+    def mirror(self, bits: int) -> int:
+        """``bits`` reflected left to right."""
+        h1 = self.height + 1
+        column = (1 << h1) - 1
+        mirrored = 0
+        for c in range(self.width):
+            mirrored |= ((bits >> (c * h1)) & column) << ((self.width - 1 - c) * h1)
+        return mirrored
 
     def _windows(self) -> list[int]:
         h1 = self.height + 1
@@ -251,16 +287,26 @@ class Connect4(Game):
 class Connect4State(State):
     """A Connect Four position: the side to move's stones, all stones, and the move count."""
 
-    __slots__ = ("current", "game", "mask", "moves", "outcome_")
+    __slots__ = ("current", "game", "mask", "mirror_current", "mirror_mask", "moves", "outcome_")
 
     def __init__(
-        self, game: Connect4, current: int, mask: int, moves: int, outcome: Outcome | None
+        self,
+        game: Connect4,
+        current: int,
+        mask: int,
+        moves: int,
+        outcome: Outcome | None,
+        mirror: tuple[int, int] | None = None,
     ) -> None:
         self.game = game
         self.current = current
         self.mask = mask
         self.moves = moves
         self.outcome_ = outcome
+        # the mirror image's bitboards, kept up to date by play() so that key() is cheap
+        if mirror is None:
+            mirror = (game.mirror(current), game.mirror(mask))
+        self.mirror_current, self.mirror_mask = mirror
 
     # --- protocol ------------------------------------------------------------------------
 
@@ -291,13 +337,18 @@ class Connect4State(State):
         mask = self.mask
         new_mask = mask | (mask + game.bottoms[column])
         mover = self.current | (new_mask ^ mask)
+        m_mask = self.mirror_mask
+        new_m_mask = m_mask | (m_mask + game.bottoms[game.width - 1 - column])
+        m_mover = self.mirror_current | (new_m_mask ^ m_mask)
         moves = self.moves + 1
         outcome = None
         if aligned(mover, game.height):
             outcome = Outcome.FIRST_WINS if self.moves & 1 == 0 else Outcome.SECOND_WINS
         elif moves == game.cells:
             outcome = Outcome.DRAW
-        return Connect4State(game, mover ^ new_mask, new_mask, moves, outcome)
+        return Connect4State(
+            game, mover ^ new_mask, new_mask, moves, outcome, (m_mover ^ new_m_mask, new_m_mask)
+        )
 
     def possible(self) -> int:
         """The cells where a stone can be dropped now."""
@@ -325,13 +376,8 @@ class Connect4State(State):
 
     def key(self) -> Hashable:
         """The position's key (``current + mask`` is unique), the same for mirror images."""
-        game = self.game
         raw = self.current + self.mask
-        h1 = game.height + 1
-        column = (1 << h1) - 1
-        mirrored = 0
-        for c in range(game.width):
-            mirrored |= ((raw >> (c * h1)) & column) << ((game.width - 1 - c) * h1)
+        mirrored = self.mirror_current + self.mirror_mask
         return raw if raw <= mirrored else mirrored
 
     def stones(self) -> tuple[int, int]:
@@ -346,17 +392,10 @@ class Connect4State(State):
         game = self.game
         own = self.current
         other = own ^ self.mask
-        total = 0
-        for window in game.windows:
-            a = own & window
-            b = other & window
-            if a and not b:
-                n = a.bit_count()
-                total += 2 if n == 2 else 8 if n == 3 else 0
-            elif b and not a:
-                n = b.bit_count()
-                total -= 2 if n == 2 else 8 if n == 3 else 0
         empty = game.board & ~self.mask
+        own_twos, own_threes = open_lines(own, own | empty, game.shifts)
+        other_twos, other_threes = open_lines(other, other | empty, game.shifts)
+        total = 2 * (own_twos - other_twos) + 8 * (own_threes - other_threes)
         playable = self.possible()
         own_threats = winning_cells(own, game.height, game.board) & empty
         other_threats = winning_cells(other, game.height, game.board) & empty
@@ -410,6 +449,7 @@ class Connect4State(State):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Connect4State, (self.game, self.current, self.mask, self.moves, self.outcome_))
+
 
     def __str__(self) -> str:
         game = self.game
