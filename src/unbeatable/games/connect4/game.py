@@ -20,11 +20,11 @@ from typing import Any
 from ...game import (
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
     State,
+    parse_numbered_move,
 )
 
 __all__ = ["Connect4", "Connect4State", "connect4"]
@@ -410,27 +410,10 @@ class Connect4State(State):
         return str(int(move) + 1)  # type: ignore[call-overload]
 
     def parse_move(self, text: str) -> int:
-        game = self.game
-        token = text.strip()
-        position = str(self)
-        if not token.isdigit():
-            raise InvalidMoveError(
-                f"{token!r} is not a column (1-{game.width})", text=token, position=position
-            )
-        column = int(token) - 1
-        if not 0 <= column < game.width:
-            raise InvalidMoveError(
-                f"column {token} does not exist (1-{game.width})", text=token, position=position
-            )
-        if self.outcome_ is not None:
+        column = parse_numbered_move(self, text, self.game.width, "column")
+        if self.mask & self.game.tops[column]:
             raise IllegalMoveError(
-                f"column {token} after the game ended ({self.outcome_}) in {position}",
-                text=token,
-                position=position,
-            )
-        if self.mask & game.tops[column]:
-            raise IllegalMoveError(
-                f"column {token} is full in {position}", text=token, position=position
+                f"column {column + 1} is full in {self}", text=text.strip(), position=str(self)
             )
         return column
 
@@ -449,7 +432,6 @@ class Connect4State(State):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Connect4State, (self.game, self.current, self.mask, self.moves, self.outcome_))
-
 
     def __str__(self) -> str:
         game = self.game
