@@ -139,8 +139,9 @@ def non_losing_moves(current, mask, height, bottom, board):
 
 
 @njit(cache=True)
-def negamax(current, mask, nb, alpha, beta, width, height, bottom, board, table, stats,
-            move_buf, score_buf):
+def negamax(
+    current, mask, nb, alpha, beta, width, height, bottom, board, table, stats, move_buf, score_buf
+):
     """Alpha-beta negamax value of a position (fail-hard bounds).
 
     Returns ``v`` with: ``v <= alpha`` => true score <= v; ``v >= beta`` => true
@@ -189,10 +190,7 @@ def negamax(current, mask, nb, alpha, beta, width, height, bottom, board, table,
     count = 0
     centre = width // 2
     for i in range(width):
-        if i % 2 == 0:
-            col = centre + i // 2
-        else:
-            col = centre - (i + 1) // 2
+        col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
         m = nxt & column_mask(col, height)
         if m != U0:
             s = popcount(winning_cells(current | m, mask | m, height, board))
@@ -208,8 +206,21 @@ def negamax(current, mask, nb, alpha, beta, width, height, bottom, board, table,
     child_current = current ^ mask
     for j in range(count):
         m = move_buf[nb, j]
-        v = -negamax(child_current, mask | m, nb + 1, -beta, -alpha, width, height, bottom,
-                     board, table, stats, move_buf, score_buf)
+        v = -negamax(
+            child_current,
+            mask | m,
+            nb + 1,
+            -beta,
+            -alpha,
+            width,
+            height,
+            bottom,
+            board,
+            table,
+            stats,
+            move_buf,
+            score_buf,
+        )
         if v >= beta:
             table[slot] = (tag << U8) | np.uint64(v + LOWER_CODE)
             return v
@@ -220,8 +231,7 @@ def negamax(current, mask, nb, alpha, beta, width, height, bottom, board, table,
 
 
 @njit(cache=True)
-def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, move_buf,
-                   score_buf):
+def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, move_buf, score_buf):
     """Exact score of a position (weak: -1/0/1 only) by null-window probes.
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
@@ -252,8 +262,21 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, m
             med = half_lo
         elif med >= 0 and half_hi > med:
             med = half_hi
-        r = negamax(current, mask, nb, med, med + 1, width, height, bottom, board, table,
-                    stats, move_buf, score_buf)
+        r = negamax(
+            current,
+            mask,
+            nb,
+            med,
+            med + 1,
+            width,
+            height,
+            bottom,
+            board,
+            table,
+            stats,
+            move_buf,
+            score_buf,
+        )
         if r <= med:
             hi = r
         else:
@@ -297,8 +320,7 @@ def play_moves(cols, start, end, width, height):
 
 
 @njit(cache=True)
-def score_map(current_in, mask_in, nb, weak, width, height, table, stats, move_buf, score_buf,
-              out):
+def score_map(current_in, mask_in, nb, weak, width, height, table, stats, move_buf, score_buf, out):
     """``out[col]`` = score of playing column ``col`` (side to move's view), or
     FULL_COLUMN for a full column."""
     current = np.uint64(current_in)
@@ -315,13 +337,36 @@ def score_map(current_in, mask_in, nb, weak, width, height, table, stats, move_b
         elif (wins & m) != U0:
             out[col] = 1 if weak else (cells + 1 - nb) // 2
         else:
-            out[col] = -solve_position(current ^ mask, mask | m, nb + 1, weak, width, height,
-                                       table, stats, move_buf, score_buf)
+            out[col] = -solve_position(
+                current ^ mask,
+                mask | m,
+                nb + 1,
+                weak,
+                width,
+                height,
+                table,
+                stats,
+                move_buf,
+                score_buf,
+            )
 
 
 @njit(cache=True)
-def solve_batch(cols, offsets, weak, reset_each, width, height, table, stats, move_buf,
-                score_buf, out_scores, out_nodes, out_status):
+def solve_batch(
+    cols,
+    offsets,
+    weak,
+    reset_each,
+    width,
+    height,
+    table,
+    stats,
+    move_buf,
+    score_buf,
+    out_scores,
+    out_nodes,
+    out_status,
+):
     """Solve position ``i`` = moves ``cols[offsets[i]:offsets[i + 1]]`` for every ``i``.
 
     The table is kept from one position to the next unless ``reset_each``.
@@ -338,6 +383,7 @@ def solve_batch(cols, offsets, weak, reset_each, width, height, table, stats, mo
         if reset_each:
             table[:] = U0
         before = stats[0]
-        out_scores[i] = solve_position(current, mask, nb, weak, width, height, table, stats,
-                                       move_buf, score_buf)
+        out_scores[i] = solve_position(
+            current, mask, nb, weak, width, height, table, stats, move_buf, score_buf
+        )
         out_nodes[i] = stats[0] - before
