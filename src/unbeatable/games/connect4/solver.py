@@ -103,6 +103,7 @@ class Solver:
         self.height = height
         slots = _prime_at_most(max(table_bytes // 8, _MIN_SLOTS))
         self.table: npt.NDArray[np.uint64] = np.zeros(slots, dtype=np.uint64)
+        self.table.fill(0)  # touch every page now, not during the first searches
         self._stats = np.zeros(4, dtype=np.int64)
         self._move_buf = np.zeros((width * height + 1, width), dtype=np.uint64)
         self._score_buf = np.zeros((width * height + 1, width), dtype=np.int64)
