@@ -20,14 +20,17 @@ Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
 stone when ``n`` stones are already on the board scores ``(cells + 1 - n) // 2``
 and the loser the negation; scores are from the side to move's view.
 
-Transposition table: a ``uint64`` array with a prime number ``N`` of slots.  A
-position with key ``k`` lives in slot ``k % N`` and the slot holds
-``(k // N) << 8 | code``; ``(k % N, k // N)`` identifies ``k`` exactly, so a hit
-is never a false hit, for any board size.  ``code`` is never 0 (0 = empty
-slot): ``code = v + 64`` stores the upper bound ``v`` (the search failed low),
-``code = v + 160`` the lower bound ``v`` (the search failed high); scores lie in
-``[-32, 32]``.  Replacement rule: always replace -- a store overwrites whatever
-the slot held (another position, or an older bound of the same position).
+Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 8``).  The key
+``k`` is scrambled by ``h = k * HASH_MUL mod 2**64`` (a bijection: the
+multiplier is odd); the position lives in slot ``h >> (64 - b)`` (the top ``b``
+bits of ``h``) and the slot holds ``(h << 8) | code``.  The slot index gives the
+top bits of ``h`` and the stored word its low 56 bits, so a hit is never a
+false hit, for any board size, and no division is needed.  ``code`` is never 0
+(0 = empty slot): ``code = v + 64`` stores the upper bound ``v`` (the search
+failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
+high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
+store overwrites whatever the slot held (another position, or an older bound
+of the same position).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ U2 = np.uint64(2)
 U3 = np.uint64(3)
 U8 = np.uint64(8)
 U255 = np.uint64(255)
+HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection
 
 UPPER_CODE = 64
 LOWER_CODE = 160
@@ -69,13 +73,13 @@ def board_mask(width, height):
     return bottom_mask(width, height) * ((U1 << np.uint64(height)) - U1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def column_mask(col, height):
     """The playable cells of column ``col`` (0-based)."""
     return ((U1 << np.uint64(height)) - U1) << (np.uint64(col) * np.uint64(height + 1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits (short loop: the words counted here are sparse)."""
     n = 0
@@ -85,7 +89,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _line_cells(p, s):
     """Cells that complete a four of ``p`` along the direction of bit shift ``s``."""
     s2 = s + s
@@ -99,7 +103,7 @@ def _line_cells(p, s):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_cells(p, mask, height, board):
     """Empty cells (playable now or later) where a stone of ``p`` would make four."""
     h = np.uint64(height)
@@ -110,7 +114,7 @@ def winning_cells(p, mask, height, board):
     return r & (board ^ mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def possible_moves(mask, bottom, board):
     """One bit per non-full column: the cell a stone dropped there lands on."""
     return (mask + bottom) & board
@@ -122,7 +126,7 @@ def can_win_next(current, mask, height, bottom, board):
     return (winning_cells(current, mask, height, board) & possible_moves(mask, bottom, board)) != U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def non_losing_moves(current, mask, height, bottom, board):
     """Moves after which the opponent cannot win at once (0 if every move loses).
 
@@ -139,99 +143,136 @@ def non_losing_moves(current, mask, height, bottom, board):
 
 
 @njit(cache=True)
+def table_shift(n_slots):
+    """``64 - log2(n_slots)`` for a power-of-two table size."""
+    bits = 0
+    while (1 << (bits + 1)) <= n_slots:
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+@njit(cache=True)
 def negamax(
-    current, mask, nb, alpha, beta, width, height, bottom, board, table, stats, move_buf, score_buf
+    root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi
 ):
-    """Alpha-beta negamax value of a position (fail-hard bounds).
+    """Alpha-beta negamax value of a position (fail-hard bounds), without recursion.
 
     Returns ``v`` with: ``v <= alpha`` => true score <= v; ``v >= beta`` => true
     score >= v; otherwise ``v`` is the exact score.  Preconditions: ``alpha < beta``
     and the side to move cannot win with its next stone.  ``stats[0]`` counts
-    the nodes; ``move_buf``/``score_buf`` are scratch rows indexed by ``nb``.
+    the nodes.
+
+    The search keeps its own stack, one row per ply ``d`` below the root:
+    ``fu[d]`` = (current, mask, table slot, table tag, ordered moves...) and
+    ``fi[d]`` = (alpha, beta, number of moves, next move index, move scores...).
+    Both arrays need ``width * height + 1`` rows and ``width + 4`` columns.
     """
-    stats[0] += 1
     cells = width * height
-    nxt = non_losing_moves(current, mask, height, bottom, board)
-    if nxt == U0:
-        return -((cells - nb) // 2)  # the opponent wins with its next stone
-    if nb >= cells - 2:
-        return 0  # neither side can make four before the board is full
-
-    lo = -((cells - 2 - nb) // 2)  # the opponent cannot win at its next stone
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
-    hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
-
-    key = current + mask
-    n_slots = np.uint64(table.shape[0])
-    slot = key % n_slots
-    tag = key // n_slots
-    entry = table[slot]
-    if entry != U0 and (entry >> U8) == tag:
-        code = np.int64(entry & U255)
-        if code < 128:
-            ub = code - UPPER_CODE
-            if ub < hi:
-                hi = ub
-        else:
-            lb = code - LOWER_CODE
-            if alpha < lb:
-                alpha = lb
-                if alpha >= beta:
-                    return alpha
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
-
-    # move ordering: more threats first, ties broken centre-first (stable insertion)
-    count = 0
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    shift = table_shift(table.shape[0])
     centre = width // 2
-    for i in range(width):
-        col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
-        m = nxt & column_mask(col, height)
-        if m != U0:
-            s = popcount(winning_cells(current | m, mask | m, height, board))
-            j = count
-            while j > 0 and score_buf[nb, j - 1] < s:
-                move_buf[nb, j] = move_buf[nb, j - 1]
-                score_buf[nb, j] = score_buf[nb, j - 1]
-                j -= 1
-            move_buf[nb, j] = m
-            score_buf[nb, j] = s
-            count += 1
-
-    child_current = current ^ mask
-    for j in range(count):
-        m = move_buf[nb, j]
-        v = -negamax(
-            child_current,
-            mask | m,
-            nb + 1,
-            -beta,
-            -alpha,
-            width,
-            height,
-            bottom,
-            board,
-            table,
-            stats,
-            move_buf,
-            score_buf,
-        )
-        if v >= beta:
-            table[slot] = (tag << U8) | np.uint64(v + LOWER_CODE)
-            return v
-        if v > alpha:
-            alpha = v
-    table[slot] = (tag << U8) | np.uint64(alpha + UPPER_CODE)
-    return alpha
+    nodes = 0
+    d = 0
+    fu[0, 0] = root_current
+    fu[0, 1] = root_mask
+    fi[0, 0] = root_alpha
+    fi[0, 1] = root_beta
+    v = 0
+    while True:
+        # ---- enter the node of ply d: either its value is known at once, or its
+        # ---- ordered move list is set up in row d
+        nodes += 1
+        current = fu[d, 0]
+        mask = fu[d, 1]
+        nb = root_nb + d
+        alpha = fi[d, 0]
+        beta = fi[d, 1]
+        done = True
+        nxt = non_losing_moves(current, mask, height, bottom, board)
+        if nxt == U0:
+            v = -((cells - nb) // 2)  # the opponent wins with its next stone
+        elif nb >= cells - 2:
+            v = 0  # neither side can make four before the board is full
+        else:
+            lo = -((cells - 2 - nb) // 2)  # the opponent cannot win at its next stone
+            if alpha < lo:
+                alpha = lo
+            hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
+            h = (current + mask) * HASH_MUL
+            slot = h >> shift
+            tag = h << U8
+            if alpha < beta:
+                entry = table[slot]
+                if entry != U0 and ((entry ^ tag) >> U8) == U0:
+                    code = np.int64(entry & U255)
+                    if code < 128:
+                        ub = code - UPPER_CODE
+                        if ub < hi:
+                            hi = ub
+                    else:
+                        lb = code - LOWER_CODE
+                        if alpha < lb:
+                            alpha = lb
+            if alpha >= beta:
+                v = alpha
+            elif beta > hi and alpha >= hi:
+                v = hi
+            else:
+                if beta > hi:
+                    beta = hi
+                # move ordering: more threats first, ties centre-first (stable insertion)
+                count = 0
+                for i in range(width):
+                    col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
+                    m = nxt & column_mask(col, height)
+                    if m != U0:
+                        sc = popcount(winning_cells(current | m, mask | m, height, board))
+                        j = count
+                        while j > 0 and fi[d, 3 + j] < sc:
+                            fu[d, 4 + j] = fu[d, 3 + j]
+                            fi[d, 4 + j] = fi[d, 3 + j]
+                            j -= 1
+                        fu[d, 4 + j] = m
+                        fi[d, 4 + j] = sc
+                        count += 1
+                fu[d, 2] = slot
+                fu[d, 3] = tag
+                fi[d, 0] = alpha
+                fi[d, 1] = beta
+                fi[d, 2] = count
+                fi[d, 3] = 0
+                done = False
+        # ---- pass values up and go down to the next child to search
+        while True:
+            if done:
+                if d == 0:
+                    stats[0] += nodes
+                    return v
+                d -= 1
+                v = -v
+                if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
+                    table[fu[d, 2]] = fu[d, 3] | np.uint64(v + LOWER_CODE)
+                    continue
+                if v > fi[d, 0]:
+                    fi[d, 0] = v
+            k = fi[d, 3]
+            if k < fi[d, 2]:
+                fi[d, 3] = k + 1
+                fu[d + 1, 0] = fu[d, 0] ^ fu[d, 1]
+                fu[d + 1, 1] = fu[d, 1] | fu[d, 4 + k]
+                fi[d + 1, 0] = -fi[d, 1]
+                fi[d + 1, 1] = -fi[d, 0]
+                d += 1
+                break
+            # every move searched without reaching beta: alpha is an upper bound
+            v = fi[d, 0]
+            table[fu[d, 2]] = fu[d, 3] | np.uint64(v + UPPER_CODE)
+            done = True
 
 
 @njit(cache=True)
-def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, move_buf, score_buf):
+def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi):
     """Exact score of a position (weak: -1/0/1 only) by null-window probes.
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
@@ -262,21 +303,7 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, m
             med = half_lo
         elif med >= 0 and half_hi > med:
             med = half_hi
-        r = negamax(
-            current,
-            mask,
-            nb,
-            med,
-            med + 1,
-            width,
-            height,
-            bottom,
-            board,
-            table,
-            stats,
-            move_buf,
-            score_buf,
-        )
+        r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
         if r <= med:
             hi = r
         else:
@@ -320,7 +347,7 @@ def play_moves(cols, start, end, width, height):
 
 
 @njit(cache=True)
-def score_map(current_in, mask_in, nb, weak, width, height, table, stats, move_buf, score_buf, out):
+def score_map(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi, out):
     """``out[col]`` = score of playing column ``col`` (side to move's view), or
     FULL_COLUMN for a full column."""
     current = np.uint64(current_in)
@@ -346,8 +373,8 @@ def score_map(current_in, mask_in, nb, weak, width, height, table, stats, move_b
                 height,
                 table,
                 stats,
-                move_buf,
-                score_buf,
+                fu,
+                fi,
             )
 
 
@@ -361,8 +388,8 @@ def solve_batch(
     height,
     table,
     stats,
-    move_buf,
-    score_buf,
+    fu,
+    fi,
     out_scores,
     out_nodes,
     out_status,
@@ -383,7 +410,5 @@ def solve_batch(
         if reset_each:
             table[:] = U0
         before = stats[0]
-        out_scores[i] = solve_position(
-            current, mask, nb, weak, width, height, table, stats, move_buf, score_buf
-        )
+        out_scores[i] = solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
         out_nodes[i] = stats[0] - before

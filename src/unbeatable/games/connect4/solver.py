@@ -15,10 +15,11 @@ solves faster); :meth:`Solver.reset` clears it.
 
 from __future__ import annotations
 
-import math
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -29,7 +30,7 @@ __all__ = ["DEFAULT_TABLE_BYTES", "BatchResult", "Solver", "compile_kernels", "e
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size: 64 MiB, i.e. about 8.4 million 8-byte slots."""
 
-_MIN_SLOTS = 1021
+_MIN_SLOTS = 1024
 _STATUS_TEXT = {
     K.BAD_COLUMN: "not a column",
     K.COLUMN_FULL: "column already full",
@@ -39,18 +40,12 @@ _STATUS_TEXT = {
 Moves = str | Sequence[int]
 
 
-def _is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    if n % 2 == 0:
-        return n == 2
-    return all(n % d for d in range(3, math.isqrt(n) + 1, 2))
-
-
-def _prime_at_most(n: int) -> int:
-    while not _is_prime(n):
-        n -= 1
-    return n
+def _kernel_context() -> contextlib.AbstractContextManager[object]:
+    """With numba disabled the kernels run on numpy scalars, whose hash multiply
+    overflows on purpose: silence numpy's overflow warning then."""
+    if numba.config.DISABLE_JIT:
+        return np.errstate(over="ignore")
+    return contextlib.nullcontext()
 
 
 def encode_moves(moves: Moves, width: int = 7) -> npt.NDArray[np.int8]:
@@ -86,7 +81,7 @@ class Solver:
     """Strong (exact score) or weak (win/draw/loss) Connect Four solver.
 
     ``table_bytes`` sets the transposition-table memory (8 bytes a slot; the
-    number of slots is the largest prime that fits).  ``width`` x ``height``
+    number of slots is the largest power of two that fits, at least 1024).  ``width`` x ``height``
     is the board; any size with ``(height + 1) * width <= 64`` works (the
     string form of moves needs ``width <= 9``).
 
@@ -101,17 +96,18 @@ class Solver:
             raise ValueError(f"board {width}x{height} does not fit a 64-bit word")
         self.width = width
         self.height = height
-        slots = _prime_at_most(max(table_bytes // 8, _MIN_SLOTS))
+        slots = 1 << (max(table_bytes // 8, _MIN_SLOTS).bit_length() - 1)
         self.table: npt.NDArray[np.uint64] = np.zeros(slots, dtype=np.uint64)
         self.table.fill(0)  # touch every page now, not during the first searches
         self._stats = np.zeros(4, dtype=np.int64)
-        self._move_buf = np.zeros((width * height + 1, width), dtype=np.uint64)
-        self._score_buf = np.zeros((width * height + 1, width), dtype=np.int64)
+        # the search stack of the kernel: one row per ply
+        self._fu = np.zeros((width * height + 1, width + 4), dtype=np.uint64)
+        self._fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
         self.nodes = 0
 
     @property
     def table_slots(self) -> int:
-        """Number of transposition-table slots (a prime)."""
+        """Number of transposition-table slots (a power of two)."""
         return int(self.table.shape[0])
 
     def reset(self) -> None:
@@ -130,10 +126,11 @@ class Solver:
         """Score of the position after ``moves`` for the side to move (weak: 1/0/-1)."""
         current, mask, nb = self._position(moves)
         before = int(self._stats[0])
-        score = K.solve_position(
-            current, mask, nb, weak, self.width, self.height, self.table, self._stats,
-            self._move_buf, self._score_buf,
-        )  # fmt: skip
+        with _kernel_context():
+            score = K.solve_position(
+                current, mask, nb, weak, self.width, self.height, self.table, self._stats,
+                self._fu, self._fi,
+            )  # fmt: skip
         self.nodes = int(self._stats[0]) - before
         return int(score)
 
@@ -146,10 +143,11 @@ class Solver:
         current, mask, nb = self._position(moves)
         out = np.zeros(self.width, dtype=np.int64)
         before = int(self._stats[0])
-        K.score_map(
-            current, mask, nb, weak, self.width, self.height, self.table, self._stats,
-            self._move_buf, self._score_buf, out,
-        )  # fmt: skip
+        with _kernel_context():
+            K.score_map(
+                current, mask, nb, weak, self.width, self.height, self.table, self._stats,
+                self._fu, self._fi, out,
+            )  # fmt: skip
         self.nodes = int(self._stats[0]) - before
         return [None if v == K.FULL_COLUMN else int(v) for v in out]
 
@@ -192,10 +190,11 @@ class Solver:
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
-        K.solve_batch(
-            flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
-            self._move_buf, self._score_buf, scores, nodes, status,
-        )  # fmt: skip
+        with _kernel_context():
+            K.solve_batch(
+                flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
+                self._fu, self._fi, scores, nodes, status,
+            )  # fmt: skip
         self.nodes = int(nodes.sum())
         bad = np.flatnonzero(status != K.OK)
         if bad.size:
