@@ -35,6 +35,7 @@ of the same position).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -55,6 +56,46 @@ OK = 0
 BAD_COLUMN = 1
 COLUMN_FULL = 2
 GAME_OVER = 3
+
+
+if numba.config.DISABLE_JIT:
+
+    def prefetch(arr, index):
+        """Hint that ``arr[index]`` will be read soon (a no-op without numba)."""
+
+else:
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx, arr, index):
+        """Hint that ``arr[index]`` will be read soon (LLVM's prefetch, no fault)."""
+        sig = types.void(arr, index)
+
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            ary = context.make_array(arrty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(
+                context, builder, arrty, ary, [args[1]], wraparound=False
+            )
+            i8p = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+            # read access, high temporal locality, data cache
+            builder.call(
+                fn,
+                [
+                    builder.bitcast(ptr, i8p),
+                    ir.Constant(i32, 0),
+                    ir.Constant(i32, 3),
+                    ir.Constant(i32, 1),
+                ],
+            )
+            return context.get_dummy_value()
+
+        return sig, codegen
 
 
 @njit(cache=True)
@@ -227,6 +268,8 @@ def negamax(
                     col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
                     m = nxt & column_mask(col, height)
                     if m != U0:
+                        # fetch the child's table slot while this node is busy
+                        prefetch(table, ((current ^ mask) + (mask | m)) * HASH_MUL >> shift)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
