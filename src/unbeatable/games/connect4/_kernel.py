@@ -1,3 +1,6 @@
+# The kernels are numba-compiled: numba types them from their arguments, so they
+# carry no annotations (the typed API is ``solver.Solver``).
+# mypy: disable-error-code="no-untyped-def, no-untyped-call"
 """Numba kernels of the exact Connect Four solver.
 
 Everything here is a pure function over ``uint64``/``int64`` scalars and numpy
@@ -58,13 +61,13 @@ COLUMN_FULL = 2
 GAME_OVER = 3
 
 
-if numba.config.DISABLE_JIT:
+if getattr(numba.config, "DISABLE_JIT", False):
 
     def prefetch(arr, index):
         """Hint that ``arr[index]`` will be read soon (a no-op without numba)."""
 
 else:
-    from llvmlite import ir
+    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
     from numba.core import cgutils, types
     from numba.extending import intrinsic
 
@@ -387,6 +390,18 @@ def play_moves(cols, start, end, width, height):
         mask |= m
         nb += 1
     return current, mask, nb, OK
+
+
+@njit(cache=True)
+def solve_moves(cols, weak, width, height, table, stats, fu, fi):
+    """Play 0-based columns ``cols`` from the empty board, then solve: one compiled call.
+
+    Returns ``(status, nb, score)``; see ``play_moves`` for ``status`` and ``nb``.
+    """
+    current, mask, nb, status = play_moves(cols, 0, cols.shape[0], width, height)
+    if status != OK:
+        return status, nb, 0
+    return status, nb, solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
 
 
 @njit(cache=True)

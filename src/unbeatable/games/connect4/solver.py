@@ -43,7 +43,7 @@ Moves = str | Sequence[int]
 def _kernel_context() -> contextlib.AbstractContextManager[object]:
     """With numba disabled the kernels run on numpy scalars, whose hash multiply
     overflows on purpose: silence numpy's overflow warning then."""
-    if numba.config.DISABLE_JIT:
+    if getattr(numba.config, "DISABLE_JIT", False):
         return np.errstate(over="ignore")
     return contextlib.nullcontext()
 
@@ -115,23 +115,41 @@ class Solver:
         self.table.fill(0)
         self.nodes = 0
 
+    def _cols(self, moves: Moves) -> npt.NDArray[np.int8]:
+        """0-based columns; a string is checked by the kernel (bad characters become
+        out-of-range columns)."""
+        if isinstance(moves, str):
+            if self.width > 9:
+                raise ValueError("boards wider than 9 columns take moves as a sequence of ints")
+            raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.int8)
+            return raw - np.int8(ord("1"))
+        return encode_moves(moves, self.width)
+
+    def _error(self, moves: Moves, status: int, index: int) -> ValueError:
+        if status == K.BAD_COLUMN:
+            return ValueError(
+                f"move {index + 1} ({moves[index]!r}) is not a column 1..{self.width}"
+            )
+        return ValueError(f"illegal move {index + 1} in {moves!r}: {_STATUS_TEXT[status]}")
+
     def _position(self, moves: Moves) -> tuple[np.uint64, np.uint64, int]:
-        cols = encode_moves(moves, self.width)
+        cols = self._cols(moves)
         current, mask, nb, status = K.play_moves(cols, 0, cols.shape[0], self.width, self.height)
         if status != K.OK:
-            raise ValueError(f"illegal move {nb + 1} in {moves!r}: {_STATUS_TEXT[status]}")
+            raise self._error(moves, int(status), int(nb))
         return np.uint64(current), np.uint64(mask), int(nb)
 
     def solve(self, moves: Moves = "", weak: bool = False) -> int:
         """Score of the position after ``moves`` for the side to move (weak: 1/0/-1)."""
-        current, mask, nb = self._position(moves)
+        cols = self._cols(moves)
         before = int(self._stats[0])
         with _kernel_context():
-            score = K.solve_position(
-                current, mask, nb, weak, self.width, self.height, self.table, self._stats,
-                self._fu, self._fi,
-            )  # fmt: skip
+            status, nb, score = K.solve_moves(
+                cols, weak, self.width, self.height, self.table, self._stats, self._fu, self._fi
+            )
         self.nodes = int(self._stats[0]) - before
+        if status != K.OK:
+            raise self._error(moves, int(status), int(nb))
         return int(score)
 
     def score_map(self, moves: Moves = "", weak: bool = False) -> list[int | None]:
