@@ -28,7 +28,7 @@ from unbeatable.games.connect4 import _kernel as K
 __all__ = ["DEFAULT_TABLE_BYTES", "BatchResult", "Solver", "compile_kernels", "encode_moves"]
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
-"""Default transposition-table size: 64 MiB, i.e. about 8.4 million 8-byte slots."""
+"""Default transposition-table size: 64 MiB, i.e. 2**23 = 8,388,608 slots of 8 bytes."""
 
 _MIN_SLOTS = 1024
 _STATUS_TEXT = {
@@ -81,9 +81,13 @@ class Solver:
     """Strong (exact score) or weak (win/draw/loss) Connect Four solver.
 
     ``table_bytes`` sets the transposition-table memory (8 bytes a slot; the
-    number of slots is the largest power of two that fits, at least 1024).  ``width`` x ``height``
-    is the board; any size with ``(height + 1) * width <= 64`` works (the
-    string form of moves needs ``width <= 9``).
+    number of slots is the largest power of two that fits, at least 1024).
+    ``width`` x ``height`` is the board; any size with ``(height + 1) * width <= 64``
+    works (the string form of moves needs ``width <= 9``).
+
+    The table persists across calls (never cleared unless :meth:`reset` is
+    called, or ``solve_many(..., reset_each=True)``); its replacement rule is
+    "always replace" (see ``_kernel``).
 
     ``nodes`` is the number of search nodes visited by the last call of
     :meth:`solve`, :meth:`score_map` or :meth:`solve_many`.
