@@ -116,6 +116,11 @@ def test_single_calls_match_batch() -> None:
     for (moves, expected), b in zip(rows, batch.scores, strict=True):
         assert s.solve(moves) == expected == int(b)
         assert s.nodes > 0
+    # clearing the table before each position changes nothing but the work done
+    fresh = s.solve_many([m for m, _ in rows], reset_each=True)
+    assert [int(v) for v in fresh.scores] == [e for _, e in rows]
+    assert all(int(n) > 0 for n in fresh.nodes)
+    assert s.solve_many([]).scores.shape == (0,)
 
 
 # ---------------------------------------------------------------- brute force
