@@ -267,7 +267,11 @@ def negamax(
                     beta = hi
                 # move ordering: more threats first, ties centre-first (stable insertion)
                 count = 0
-                for i in range(width):
+                if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
+                    prefetch(table, ((current ^ mask) + (mask | nxt)) * HASH_MUL >> shift)
+                    fu[d, 4] = nxt
+                    count = 1
+                for i in range(width if count == 0 else 0):
                     col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
                     m = nxt & column_mask(col, height)
                     if m != U0:
