@@ -207,6 +207,11 @@ SMALL_BOARDS = [
     (4, 5, 6, 12),
     (6, 5, 16, 10),
     (3, 3, 0, 1),  # no four fits: always a draw
+    (1, 7, 0, 1),  # one column: only vertical fours
+    (7, 1, 0, 1),  # one row: only horizontal fours
+    (2, 9, 0, 1),
+    (9, 2, 7, 3),
+    (5, 5, 11, 4),
     (7, 6, 30, 8),
     (8, 7, 44, 6),  # (7 + 1) * 8 = 64: every bit of the word in use
     (9, 6, 42, 6),  # (6 + 1) * 9 = 63
