@@ -176,7 +176,18 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         score = solver.solve("", weak=args.weak)
         dt = time.perf_counter() - t0
-        print(f"empty board ({mode}): score {score}, {dt:.1f} s, {solver.nodes:,} nodes")
+        print(
+            f"empty board ({mode}): score {score}, {dt:.1f} s wall, {solver.nodes:,} nodes",
+            flush=True,
+        )
+        t0 = time.perf_counter()
+        child = solver.solve("4", weak=args.weak)
+        dt = time.perf_counter() - t0
+        print(
+            f"after first move 4 ({mode}, same table): score {child} for the second player "
+            f"(so column 4 {'reaches' if -child == score else 'does NOT reach'} the board's "
+            f"score), {dt:.1f} s, {solver.nodes:,} nodes"
+        )
         if args.empty_map:
             t0 = time.perf_counter()
             smap = solver.score_map("", weak=args.weak)
