@@ -404,6 +404,24 @@ class Connect4State(State):
         total += 3 * ((own & game.centre_mask).bit_count() - (other & game.centre_mask).bit_count())
         return total
 
+    # --- the exact solver ------------------------------------------------------------------
+
+    def exact_value(self, weak: bool = False) -> int | None:
+        """The exact score from the compiled solver (see :mod:`.solver`)."""
+        if self.outcome_ is not None:
+            return None
+        from .exact import solver_for
+
+        return solver_for(self.game).solve_bitboards(self.current, self.mask, self.moves, weak)
+
+    def exact_move_values(self) -> dict[Move, int] | None:
+        """Every legal column's exact score, from the opening book or the compiled solver."""
+        if self.outcome_ is not None:
+            return None
+        from .exact import move_values
+
+        return move_values(self)
+
     # --- notation ------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:

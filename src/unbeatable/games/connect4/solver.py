@@ -126,7 +126,8 @@ class Solver:
             if self.width > 9:
                 raise ValueError("boards wider than 9 columns take moves as a sequence of ints")
             raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.int8)
-            return raw - np.int8(ord("1"))
+            cols: npt.NDArray[np.int8] = (raw - np.int8(ord("1"))).astype(np.int8)
+            return cols
         return encode_moves(moves, self.width)
 
     def _error(self, moves: Moves, status: int, index: int) -> ValueError:
@@ -169,6 +170,30 @@ class Solver:
             K.score_map(
                 current, mask, nb, weak, self.width, self.height, self.table, self._stats,
                 self._fu, self._fi, out,
+            )  # fmt: skip
+        self.nodes = int(self._stats[0]) - before
+        return [None if v == K.FULL_COLUMN else int(v) for v in out]
+
+    def solve_bitboards(self, current: int, mask: int, moves: int, weak: bool = False) -> int:
+        """Score of the position given as bitboards (the side to move's stones, all stones,
+        the number of stones): the layout of :class:`~.game.Connect4State`."""
+        before = int(self._stats[0])
+        with _kernel_context():
+            score = K.solve_position(
+                np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height,
+                self.table, self._stats, self._fu, self._fi,
+            )  # fmt: skip
+        self.nodes = int(self._stats[0]) - before
+        return int(score)
+
+    def score_map_bitboards(self, current: int, mask: int, moves: int) -> list[int | None]:
+        """Every column's exact score in the position given as bitboards; None if full."""
+        out = np.zeros(self.width, dtype=np.int64)
+        before = int(self._stats[0])
+        with _kernel_context():
+            K.score_map(
+                np.uint64(current), np.uint64(mask), moves, False, self.width, self.height,
+                self.table, self._stats, self._fu, self._fi, out,
             )  # fmt: skip
         self.nodes = int(self._stats[0]) - before
         return [None if v == K.FULL_COLUMN else int(v) for v in out]
