@@ -407,12 +407,12 @@ class Connect4State(State):
     # --- the exact solver ------------------------------------------------------------------
 
     def exact_value(self, weak: bool = False) -> int | None:
-        """The exact score from the compiled solver (see :mod:`.solver`)."""
+        """The exact score from the opening book or the compiled solver (see :mod:`.exact`)."""
         if self.outcome_ is not None:
             return None
-        from .exact import solver_for
+        from .exact import value
 
-        return solver_for(self.game).solve_bitboards(self.current, self.mask, self.moves, weak)
+        return value(self, weak)
 
     def exact_move_values(self) -> dict[Move, int] | None:
         """Every legal column's exact score, from the opening book or the compiled solver."""
