@@ -20,11 +20,11 @@ from ..game import (
     FIRST,
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
     State,
+    parse_numbered_move,
 )
 
 __all__ = ["MNK", "MNKState", "mnk"]
@@ -426,27 +426,10 @@ class MNKState(State):
         return str(int(move) + 1)  # type: ignore[call-overload]
 
     def parse_move(self, text: str) -> int:
-        game = self.game
-        token = text.strip()
-        position = str(self)
-        if not token.isdigit():
-            raise InvalidMoveError(
-                f"{token!r} is not a cell (1-{game.cells})", text=token, position=position
-            )
-        cell = int(token) - 1
-        if not 0 <= cell < game.cells:
-            raise InvalidMoveError(
-                f"cell {token} does not exist (1-{game.cells})", text=token, position=position
-            )
-        if self.outcome_ is not None:
-            raise IllegalMoveError(
-                f"cell {token} after the game ended ({self.outcome_}) in {position}",
-                text=token,
-                position=position,
-            )
+        cell = parse_numbered_move(self, text, self.game.cells, "cell")
         if (self.first | self.second) >> cell & 1:
             raise IllegalMoveError(
-                f"cell {token} is taken in {position}", text=token, position=position
+                f"cell {cell + 1} is taken in {self}", text=text.strip(), position=str(self)
             )
         return cell
 

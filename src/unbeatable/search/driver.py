@@ -262,9 +262,25 @@ class Searcher:
         best_value = max(values.values())
         best = tuple(m for m in legal if values[m] == best_value)
         scores = {m: Score(values[m]) for m in legal} if analyse else None
-        return self._result(
-            state, engine, "solver", start, best, (best[0],), Score(best_value), scores, 0
-        )
+        pv = self._solver_line(state, best[0], time.perf_counter() - start)
+        return self._result(state, engine, "solver", start, best, pv, Score(best_value), scores, 0)
+
+    @staticmethod
+    def _solver_line(state: State, move: Move, spent: float) -> tuple[Move, ...]:
+        """The principal variation from the game's own solver: best moves followed one at a
+        time while that costs less than the search itself did (and at least 50 ms)."""
+        line = [move]
+        budget = time.perf_counter() + max(spent, 0.05)
+        position = state.play(move)
+        while position.outcome() is None and time.perf_counter() < budget:
+            solved = position.exact_move_values()
+            if not solved:
+                break
+            top = max(solved.values())
+            move = next(m for m in position.legal_moves() if solved.get(m) == top)
+            line.append(move)
+            position = position.play(move)
+        return tuple(line)
 
     # --- the root -------------------------------------------------------------------------
 

@@ -20,11 +20,11 @@ from typing import Any
 from ...game import (
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
     State,
+    parse_numbered_move,
 )
 
 __all__ = ["Connect4", "Connect4State", "connect4"]
@@ -404,33 +404,34 @@ class Connect4State(State):
         total += 3 * ((own & game.centre_mask).bit_count() - (other & game.centre_mask).bit_count())
         return total
 
+    # --- the exact solver ------------------------------------------------------------------
+
+    def exact_value(self, weak: bool = False) -> int | None:
+        """The exact score from the opening book or the compiled solver (see :mod:`.exact`)."""
+        if self.outcome_ is not None:
+            return None
+        from .exact import value
+
+        return value(self, weak)
+
+    def exact_move_values(self) -> dict[Move, int] | None:
+        """Every legal column's exact score, from the opening book or the compiled solver."""
+        if self.outcome_ is not None:
+            return None
+        from .exact import move_values
+
+        return move_values(self)
+
     # --- notation ------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:
         return str(int(move) + 1)  # type: ignore[call-overload]
 
     def parse_move(self, text: str) -> int:
-        game = self.game
-        token = text.strip()
-        position = str(self)
-        if not token.isdigit():
-            raise InvalidMoveError(
-                f"{token!r} is not a column (1-{game.width})", text=token, position=position
-            )
-        column = int(token) - 1
-        if not 0 <= column < game.width:
-            raise InvalidMoveError(
-                f"column {token} does not exist (1-{game.width})", text=token, position=position
-            )
-        if self.outcome_ is not None:
+        column = parse_numbered_move(self, text, self.game.width, "column")
+        if self.mask & self.game.tops[column]:
             raise IllegalMoveError(
-                f"column {token} after the game ended ({self.outcome_}) in {position}",
-                text=token,
-                position=position,
-            )
-        if self.mask & game.tops[column]:
-            raise IllegalMoveError(
-                f"column {token} is full in {position}", text=token, position=position
+                f"column {column + 1} is full in {self}", text=text.strip(), position=str(self)
             )
         return column
 
@@ -449,7 +450,6 @@ class Connect4State(State):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Connect4State, (self.game, self.current, self.mask, self.moves, self.outcome_))
-
 
     def __str__(self) -> str:
         game = self.game
