@@ -305,6 +305,27 @@ def test_ctrl_c_while_the_ai_thinks_plays_the_best_move_so_far(
     assert "game over" in out
 
 
+def test_ctrl_c_before_the_ai_has_a_move_makes_it_move_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = Searcher.iterate
+    calls = []
+
+    def iterate(self: Searcher, state: Any, limits: Any = None, **kwargs: Any) -> Any:
+        calls.append(limits)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        yield from real(self, state, limits, **kwargs)
+
+    monkeypatch.setattr(cli._Play, "warn_if_slow", lambda self: None)
+    monkeypatch.setattr(Searcher, "iterate", iterate)
+    monkeypatch.setattr(cli, "QUICK_MOVE_SECONDS", 0.05)
+    code, out, _ = run("play", "tictactoe", "--human", "second", stdin="quit\n")
+    assert code == 0
+    assert "interrupted: the best move of a 0.05 s search" in out
+    assert "AI plays" in out
+
+
 def test_exact_analysis_agrees_with_a_single_search() -> None:
     # Without limits analyze deepens ply by ply; the answer is that of one exact search.
     _, out, _ = run("analyze", "tictactoe", "5", "--json")

@@ -449,12 +449,15 @@ def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     render.print_table(out, ["move", "score"], rows, align="ll", color=render.is_tty(out))
     out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(_line_text(state, result.pv))}\n")
-    out.write(
-        f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
-        f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-        f"{'' if result.exact else ', heuristic'}"
-        f"{', interrupted' if interrupted or not result.complete else ''}\n"
-    )
+    if result.algorithm == "solver":
+        out.write(f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms\n")
+    else:
+        out.write(
+            f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
+            f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
+            f"{'' if result.exact else ', heuristic'}"
+            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+        )
     return INTERRUPTED if interrupted else 0
 
 
@@ -480,6 +483,9 @@ def _strength(limits: Limits) -> str:
         parts.append(f"{limits.nodes} nodes")
     return ", ".join(parts) if parts else "perfect play"
 
+
+#: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
+QUICK_MOVE_SECONDS = 1.0
 
 #: A search of this many nodes that does not settle the start's value warns of slow play.
 PROBE_NODES = 20_000
@@ -529,10 +535,14 @@ class _Play:
                 result, interrupted = _search(self.searcher, state, self.limits, analyse=False)
         else:
             result, interrupted = _search(self.searcher, state, self.limits, analyse=False)
-        if result is None or result.move is None:
-            raise KeyboardInterrupt
-        if interrupted:
+        if interrupted and result is None:
+            # The game's own solver (or the first iteration) was cut short: move at once, by a
+            # short bounded search instead.
+            self.out.write(f"interrupted: the best move of a {QUICK_MOVE_SECONDS:g} s search\n")
+            result = self.searcher.search(state, Limits(time=QUICK_MOVE_SECONDS))
+        elif interrupted and result is not None:
             self.out.write(f"interrupted: the best move of depth {result.depth}\n")
+        assert result is not None and result.move is not None
         return result.move, result
 
     def demo(self, delay: float) -> int:
@@ -577,8 +587,9 @@ class _Play:
     def run(self, human: int) -> int:
         out, game = self.out, self.game
         you = player_name(human)
+        tip = "; Ctrl-C while it thinks makes it move at once" if self.limits == Limits() else ""
         out.write(
-            f"{game.spec}: you play {you} against the AI ({_strength(self.limits)}). "
+            f"{game.spec}: you play {you} against the AI ({_strength(self.limits)}{tip}). "
             f"Type {PLAY_HELP}.\n"
         )
         self.warn_if_slow()
