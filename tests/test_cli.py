@@ -356,7 +356,15 @@ def test_scripted_game_from_a_pipe() -> None:
 def test_slow_perfect_play_is_announced() -> None:
     _, out, _ = run("play", "mnk:4,4,4", stdin="quit\n")
     assert "note: perfect play of this game can take minutes" in out
-    for argv in (["tictactoe"], ["subtraction"], ["mnk:4,4,4", "--time", "0.1"]):
+    _, out, _ = run("play", "connect4", stdin="quit\n")
+    assert "note: the game's own solver can take minutes" in out
+    for argv in (
+        ["tictactoe"],
+        ["subtraction"],
+        ["mnk:4,4,4", "--time", "0.1"],
+        ["connect4", "--depth", "2"],
+        ["connect4:4,4"],
+    ):
         _, out, _ = run("play", *argv, stdin="quit\n")
         assert "note:" not in out
 

@@ -487,6 +487,9 @@ def _strength(limits: Limits) -> str:
 #: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
 QUICK_MOVE_SECONDS = 1.0
 
+#: With more plies than this left, a game's own solver may be slow (Connect Four's opening).
+SLOW_SOLVER_PLIES = 30
+
 #: A search of this many nodes that does not settle the start's value warns of slow play.
 PROBE_NODES = 20_000
 
@@ -518,8 +521,17 @@ class _Play:
         """Perfect play by plain search can take minutes a move: when a short search of the
         start does not settle its value, say so."""
         state = self.start
+        if self.limits != Limits():
+            return
         if _search_limits(state, self.searcher, self.limits) == self.limits:
-            return  # limited, or the game's own solver
+            # The game's own solver: it cannot be probed, nor stopped until it returns.
+            left = state.max_plies - state.ply if state.max_plies is not None else None
+            if left is None or left > SLOW_SOLVER_PLIES:
+                self.out.write(
+                    "note: the game's own solver can take minutes a move this early, and Ctrl-C "
+                    "reaches it only when it returns; --time SECONDS limits the AI\n"
+                )
+            return
         if not self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
             self.out.write(
                 "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
