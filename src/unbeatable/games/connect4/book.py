@@ -20,16 +20,17 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from .game import Connect4State, connect4
+from .game import Connect4, Connect4State, connect4
 
 __all__ = ["BOOK_RESOURCE", "build", "load", "lookup", "positions_by_ply"]
 
 BOOK_RESOURCE = "connect4-book.txt"
 
 
-def positions_by_ply(plies: int) -> list[dict[int, Connect4State]]:
-    """Every position of the 7 x 6 game up to ``plies`` stones, by ply, one per key."""
-    layers: list[dict[int, Connect4State]] = [{_key(connect4().initial()): connect4().initial()}]
+def positions_by_ply(plies: int, game: Connect4 | None = None) -> list[dict[int, Connect4State]]:
+    """Every position up to ``plies`` stones (7 x 6 unless ``game`` says), by ply, one per key."""
+    start = (game or connect4()).initial()
+    layers: list[dict[int, Connect4State]] = [{_key(start): start}]
     for _ in range(plies):
         layer: dict[int, Connect4State] = {}
         for state in layers[-1].values():
@@ -53,6 +54,7 @@ def build(
     log: bool = True,
     known: dict[int, int] | None = None,
     seconds: float | None = None,
+    game: Connect4 | None = None,
 ) -> dict[int, int]:
     """Solve the book: the deepest layer by the solver, the others by negamax over it.
 
@@ -62,8 +64,9 @@ def build(
     """
     from .solver import Solver
 
-    layers = positions_by_ply(plies)
-    solver = Solver(table_bytes=table_bytes)
+    game = game or connect4()
+    layers = positions_by_ply(plies, game)
+    solver = Solver(table_bytes=table_bytes, width=game.width, height=game.height)
     scores: dict[int, int] = dict(known or {})
     deepest = layers[-1]
     start = time.perf_counter()
