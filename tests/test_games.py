@@ -184,3 +184,11 @@ def test_unknown_games_and_parameters_are_named() -> None:
     assert get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
     assert get_game("tictactoe").spec == "tictactoe"
     assert get_game("mnk:m=5,n=5,k=4").spec == "mnk:m=5,n=5,k=4"
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "subtraction"])
+def test_non_ascii_digits_are_not_moves(spec: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        get_game(spec).initial().parse_move("\uff15")  # a full-width 5
+    with pytest.raises(GameError):
+        get_game(spec).parse_position("\uff15")

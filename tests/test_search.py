@@ -437,3 +437,11 @@ def test_solve_scores_read_back_as_the_same_value(spec: str) -> None:
             value = WIN - distance if distance % 2 else -WIN + distance
             score = solve_score(state, Score(value))
             assert value_from_solve_score(state, score) == value, (game, state.ply, distance)
+
+
+def test_iterative_without_a_depth_limit_deepens_until_exact() -> None:
+    state = get_game("tictactoe").parse_position("5")
+    depths = [r.depth for r in Searcher(iterative=True).iterate(state)]
+    assert depths == sorted(depths) and depths[0] == 1
+    final = Searcher(iterative=True).search(state)
+    assert final.exact and final.score == search(state).score

@@ -50,7 +50,11 @@ class Subtraction(Game):
             assert isinstance(state, SubtractionState)
             return state
         value, _, side = stripped[5:].partition(",")
-        if not value.isdigit() or int(value) > self.pile or side not in ("", "first", "second"):
+        if (
+            not (value.isascii() and value.isdigit())
+            or int(value) > self.pile
+            or side not in ("", "first", "second")
+        ):
             raise InvalidPositionError(
                 f"{stripped!r} is not a position: write pile=N with N from 0 to {self.pile}, "
                 "then ',second' if the second player is to move",
@@ -108,7 +112,7 @@ class SubtractionState(State):
 
     def parse_move(self, text: str) -> int:
         token = text.strip()
-        if not token.isdigit():
+        if not (token.isascii() and token.isdigit()):
             raise InvalidMoveError(
                 f"{token!r} is not a number of tokens (1-{self.take})",
                 text=token,

@@ -105,9 +105,10 @@ class Searcher:
     immediate-win detection (alpha-beta only; plain minimax and negamax visit every node).
     ``evaluate`` and ``order`` replace the game's evaluation and move order without forking it.
     ``rng``: break ties among equally good moves at random instead of by move order.
-    ``iterative``: deepen one ply at a time up to the depth limit even without a time or node
-    budget (with a budget the search always deepens; without one, by default it goes straight
-    to the limit so that node counts compare algorithm with algorithm).
+    ``iterative``: deepen one ply at a time even without a time or node budget, up to the depth
+    limit or, without one, until the value is exact (with a budget the search always deepens;
+    without one, by default it goes straight to the limit, or to the end of the game, so that
+    node counts compare algorithm with algorithm).
     """
 
     def __init__(
@@ -211,7 +212,7 @@ class Searcher:
                 yield self._from_game_solver(state, engine, start, solved, analyse)
                 return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
-        deepen = limits.bounded or (self.iterative and limits.depth is not None)
+        deepen = limits.bounded or self.iterative
         depths: Sequence[int] = range(1, max_depth + 1) if deepen else (max_depth,)
         last: SearchResult | None = None
         for depth in depths:
