@@ -179,6 +179,10 @@ def test_unknown_games_and_parameters_are_named() -> None:
         get_game("mnk:q=3")
     with pytest.raises(UnknownGameError, match="whole number"):
         get_game("mnk:m=x")
+    with pytest.raises(UnknownGameError, match="parameter k is given twice"):
+        get_game("mnk:3,3,3,k=2")
+    with pytest.raises(UnknownGameError, match="parameter m is given twice"):
+        get_game("mnk:m=3,m=4,n=3,k=3")
     with pytest.raises(UnknownGameError, match="k must be"):
         get_game("mnk:3,3,9")
     assert get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)

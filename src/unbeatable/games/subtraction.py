@@ -88,7 +88,9 @@ class SubtractionState(State):
 
     @property
     def max_plies(self) -> int:
-        return self.ply_ + self.pile
+        """The game's length bound: the full pile, plus one so that a position read as
+        ``pile=N,second`` (ply 1) fits it too."""
+        return self.full + 1
 
     def legal_moves(self) -> list[int]:
         return list(range(1, min(self.take, self.pile) + 1))
@@ -104,7 +106,7 @@ class SubtractionState(State):
         return Outcome.win_for(1 - self.to_move)
 
     def key(self) -> Hashable:
-        return self.pile
+        return (self.pile, self.take)
 
     def evaluate(self) -> float:
         """Exact for this game: a pile that is a multiple of take+1 is lost for the mover."""
