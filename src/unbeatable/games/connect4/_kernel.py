@@ -135,9 +135,14 @@ def popcount(x):
 
 @njit(cache=True, inline="always")
 def _line_cells(p, s):
-    """Cells that complete a four of ``p`` along the direction of bit shift ``s``."""
+    """Cells that complete a four of ``p`` along the direction of bit shift ``s``.
+
+    A four spans three shifts; when they reach past the 64-bit word (a board 1 to 3 columns
+    wide and very tall) no four fits that way, and shifting by 64 or more would wrap."""
     s2 = s + s
     s3 = s2 + s
+    if s3 >= np.uint64(64):
+        return U0
     pair = (p << s) & (p << s2)
     r = pair & (p << s3)
     r |= pair & (p >> s)
