@@ -126,7 +126,8 @@ class Solver:
             if self.width > 9:
                 raise ValueError("boards wider than 9 columns take moves as a sequence of ints")
             raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.int8)
-            return raw - np.int8(ord("1"))
+            cols: npt.NDArray[np.int8] = raw - np.int8(ord("1"))
+            return cols
         return encode_moves(moves, self.width)
 
     def _error(self, moves: Moves, status: int, index: int) -> ValueError:
