@@ -9,8 +9,10 @@ Usage (from the repository root)::
 For each set the first N lines are solved by one batch call (``Solver.solve_many``,
 in chunks so that progress can be shown on stderr); the time includes turning
 the move strings into arrays.  A fresh solver (empty transposition table) is made
-for each set and the table is kept between the positions of a set unless
-``--reset-each``.  The reference figures are Pons' C++ solver (no opening book)
+for each set (and each ``--repeat`` pass) and the table is kept between the
+positions of a set unless ``--reset-each``.  Both wall-clock and process CPU
+time are shown: the machine is shared, and CPU time is less hurt by other
+processes.  The reference figures are Pons' C++ solver (no opening book)
 measured on this machine, per position, strong mode.
 """
 
