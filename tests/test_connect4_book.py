@@ -47,3 +47,20 @@ def test_the_shipped_book_is_consistent_between_layers() -> None:
             children = [state.play(m).key() for m in state.legal_moves()]
             if key in book and all(c in book for c in children):
                 assert book[key] == max(-book[c] for c in children)  # type: ignore[index]
+
+
+@pytest.mark.skipif(not load(), reason="no opening book shipped")
+def test_the_first_moves_are_answered_from_the_book_without_the_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from unbeatable.games.connect4 import exact
+
+    def no_solver(game: object) -> None:
+        raise AssertionError("the solver was asked about a book position")
+
+    monkeypatch.setattr(exact, "solver_for", no_solver)
+    game = get_game("connect4")
+    for moves in ["", "1", "4", "44", "43", "71"]:
+        result = search(game.parse_position(moves), analyse=True)
+        assert result.algorithm == "solver" and result.exact and result.move is not None
+        assert len(result.pv) >= 1

@@ -180,8 +180,12 @@ class State(ABC):
         """
         return None
 
-    def exact_move_values(self) -> dict[Move, int] | None:
-        """Every legal move's exact solve-convention score (from the mover's view), or None."""
+    def exact_move_values(self, quick: bool = False) -> dict[Move, int] | None:
+        """Every legal move's exact solve-convention score (from the mover's view), or None.
+
+        ``quick``: answer only if it takes no long search (say, from an opening book);
+        otherwise None. The search asks this way to extend a principal variation.
+        """
         return None
 
     # --- notation -------------------------------------------------------------------------

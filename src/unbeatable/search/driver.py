@@ -276,12 +276,13 @@ class Searcher:
     @staticmethod
     def _solver_line(state: State, move: Move, spent: float) -> tuple[Move, ...]:
         """The principal variation from the game's own solver: best moves followed one at a
-        time while that costs less than the search itself did (and at least 50 ms)."""
+        time while the game can answer quickly and that costs less than the search itself did
+        (and at least 50 ms)."""
         line = [move]
         budget = time.perf_counter() + max(spent, 0.05)
         position = state.play(move)
         while position.outcome() is None and time.perf_counter() < budget:
-            solved = position.exact_move_values()
+            solved = position.exact_move_values(quick=True)
             if not solved:
                 break
             top = max(solved.values())

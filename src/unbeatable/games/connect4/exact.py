@@ -42,9 +42,16 @@ def value(state: Connect4State, weak: bool = False) -> int:
     return solver_for(state.game).solve_bitboards(state.current, state.mask, state.moves, weak)
 
 
-def move_values(state: Connect4State) -> dict[Move, int]:
+#: From this many stones on, a position is solved in milliseconds at most (Pons' middle-game
+#: sets, 15 to 28 stones played, take 3.6 ms on average here), so a quick answer may use the
+#: solver.
+QUICK_PLIES = 16
+
+
+def move_values(state: Connect4State, quick: bool = False) -> dict[Move, int] | None:
     """Every legal move's exact score (solve convention, from the side to move's view): from
-    the opening book when it holds every child, else from the solver."""
+    the opening book when it holds every child, else from the solver. ``quick``: None rather
+    than a long search (an early position that the book does not hold)."""
     from .book import lookup
 
     values: dict[Move, int] = {}
@@ -63,5 +70,7 @@ def move_values(state: Connect4State) -> dict[Move, int]:
         values[move] = -found
     else:
         return values
+    if quick and state.moves < QUICK_PLIES:
+        return None
     scores = solver_for(state.game).score_map_bitboards(state.current, state.mask, state.moves)
     return {c: s for c, s in enumerate(scores) if s is not None}

@@ -449,13 +449,14 @@ class Connect4State(State):
 
         return value(self, weak)
 
-    def exact_move_values(self) -> dict[Move, int] | None:
-        """Every legal column's exact score, from the opening book or the compiled solver."""
+    def exact_move_values(self, quick: bool = False) -> dict[Move, int] | None:
+        """Every legal column's exact score, from the opening book or the compiled solver
+        (``quick``: the book, or the solver once the position is late enough to be fast)."""
         if self.outcome_ is not None:
             return None
         from .exact import move_values
 
-        return move_values(self)
+        return move_values(self, quick)
 
     # --- notation ------------------------------------------------------------------------
 
