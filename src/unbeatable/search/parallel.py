@@ -60,7 +60,15 @@ from typing import Any
 from ..game import FIRST, Move, State
 from .driver import UNLIMITED, Limits, Searcher, SearchResult
 from .engine import Engine, Evaluator, Orderer, SearchStopped
-from .score import INFINITY, WIN, WIN_MIN, Score, solve_score, value_from_solve_score
+from .score import (
+    INFINITY,
+    WIN,
+    WIN_MIN,
+    Score,
+    from_table,
+    solve_score,
+    value_from_solve_score,
+)
 from .stack import alphabeta_stack
 from .table import EXACT
 
@@ -141,7 +149,8 @@ class TaskStats:
     """What one task cost (see :attr:`ParallelSearcher.task_log`)."""
 
     nodes: int
-    seconds: float  #: time spent searching in the worker
+    seconds: float  #: wall-clock time spent on the task in the worker
+    cpu: float  #: processor time spent on it in the worker
     round_trip: float  #: from sending the task to receiving its result, in the manager
     worker: int  #: the worker's process id (MPI: the process id on its host)
 
@@ -156,6 +165,7 @@ class _Report:
     horizon: int
     seldepth: int
     seconds: float
+    cpu: float
     stopped: bool
     worker: int
     solved: bool = False  # the value is the game's own solver's score
@@ -198,12 +208,14 @@ def _run_task(task: _Task) -> _Report:
 
 def _run(task: _Task) -> _Report:
     start = time.perf_counter()
+    cpu = time.process_time()
     state = task.state
     if task.solver:
         score = state.exact_value(task.weak)
         if score is not None:
             seconds = time.perf_counter() - start
-            return _Report(score, (), 1, 0, 0, 0, 0, seconds, False, os.getpid(), True)
+            cpu = time.process_time() - cpu
+            return _Report(score, (), 1, 0, 0, 0, 0, seconds, cpu, False, os.getpid(), True)
         task = replace(task, solver=False)
     config = task.config
     searcher = _worker_searcher(config)
@@ -242,6 +254,7 @@ def _run(task: _Task) -> _Report:
         engine.horizon,
         engine.seldepth,
         time.perf_counter() - start,
+        time.process_time() - cpu,
         stopped,
         os.getpid(),
     )
@@ -588,7 +601,7 @@ class ParallelSearcher:
             best = max(values.values())
             if weak:
                 return (best > 0) - (best < 0)
-            return best
+            return solve_score(state, Score(best))
         result = self.search(state)
         score = solve_score(state, result.score)
         return (score > 0) - (score < 0) if weak else score
@@ -618,9 +631,8 @@ class ParallelSearcher:
 
     def _by_solver(self, run: _Run, state: State, start: float, analyse: bool) -> SearchResult:
         """Every move's exact score from the game's solver, one task per move."""
-        solved = run.solve_children(state, weak=False)
+        values = run.solve_children(state, weak=False)
         legal = list(state.legal_moves())
-        values = {m: value_from_solve_score(state, solved[m]) for m in legal}
         best_value = max(values.values())
         best = tuple(m for m in legal if values[m] == best_value)
         scores = {m: Score(values[m]) for m in legal} if analyse else None
@@ -967,7 +979,9 @@ class _Run:
         totals.horizon += report.horizon
         totals.seldepth = max(totals.seldepth, report.seldepth)
         self.owner.task_log.append(
-            TaskStats(report.nodes, report.seconds, round_trip or math.nan, report.worker)
+            TaskStats(
+                report.nodes, report.seconds, report.cpu, round_trip or math.nan, report.worker
+            )
         )
 
     def _child_done(self, node: _Node, index: int, value: int, line: list[Move]) -> None:
@@ -1043,14 +1057,15 @@ class _Run:
     # --- the game's own solver ------------------------------------------------------------
 
     def solve_children(self, state: State, *, weak: bool) -> dict[Move, int]:
-        """Every move's exact solve-convention score from the root mover's view (with ``weak``
-        only its sign), each move solved in its own task by the game's own solver."""
+        """Every move's exact value, from the root's side to move and counted from the root
+        (with ``weak``, only its sign), each move solved in its own task by the game's own
+        solver."""
         executor = self.owner.executor()
         root = _Node(None, -1, state, (), UNLIMITED, -INFINITY, INFINITY, 0)
         root.moves = list(state.legal_moves())
         self.root = root
         self.root_text = str(state)
-        scores: dict[Move, int] = {}
+        values: dict[Move, int] = {}
         queue: list[int] = []
         for index, move in enumerate(root.moves):
             child = state.play(move)
@@ -1058,8 +1073,7 @@ class _Run:
             if outcome is None:
                 queue.append(index)
                 continue
-            value = self.engine.terminal_value(child, outcome.winner, 0)
-            scores[move] = -_sign_if(weak, solve_score(child, Score(value)))
+            values[move] = -self.engine.terminal_value(child, outcome.winner, 1)
         while queue or self.pending:
             while queue and len(self.pending) < self.workers:
                 index = queue.pop(0)
@@ -1072,7 +1086,7 @@ class _Run:
                     UNLIMITED,
                     -INFINITY,
                     INFINITY,
-                    0,
+                    1,
                     solver=True,
                     weak=weak,
                 )
@@ -1081,12 +1095,14 @@ class _Run:
                 node, index, task, sent = self.pending.pop(future)
                 report = self._report(future, node, index, task)
                 self._count(report, time.perf_counter() - sent)
-                # the game's solver may decline a position: then the child was searched
-                score = (
-                    report.value if report.solved else solve_score(task.state, Score(report.value))
-                )
-                scores[root.moves[index]] = -_sign_if(weak, score)
-        return scores
+                value = report.value  # counted from the root (ply 1 is the child)
+                if report.solved:
+                    if weak:
+                        value = (value > 0) - (value < 0)
+                    else:
+                        value = from_table(value_from_solve_score(task.state, value), 1)
+                values[root.moves[index]] = -((value > 0) - (value < 0) if weak else value)
+        return values
 
     def drain(self) -> None:
         """Forget tasks still out (cancelling those not started)."""
@@ -1094,10 +1110,6 @@ class _Run:
             future.cancel()
         self.pending.clear()
         self.stray.clear()
-
-
-def _sign_if(weak: bool, score: int) -> int:
-    return (score > 0) - (score < 0) if weak else score
 
 
 def parallel_search(
