@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import random
 import signal
@@ -17,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from unbeatable import cli
 from unbeatable.game import Move, Outcome, State
 from unbeatable.games import get_game
 from unbeatable.search import Limits, Searcher, SearchResult, solve, solve_score
@@ -360,3 +363,32 @@ def _alive(pid: int) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def test_cli_workers(tmp_path: Path) -> None:
+    positions_file = tmp_path / "positions.txt"
+    positions_file.write_text("5\n1,12,7\n2,5\n")
+    serial, parallel = io.StringIO(), io.StringIO()
+    assert cli.main(["solve", "mnk:4,3,3", str(positions_file)], stdout=serial) == 0
+    code = cli.main(["solve", "mnk:4,3,3", str(positions_file), "--workers", "2"], stdout=parallel)
+    assert code == 0
+    assert parallel.getvalue() == serial.getvalue()
+    serial, parallel = io.StringIO(), io.StringIO()
+    assert cli.main(["analyze", "tictactoe", "5", "--json"], stdout=serial) == 0
+    code = cli.main(["analyze", "tictactoe", "5", "--json", "--workers", "2"], stdout=parallel)
+    assert code == 0
+    same = ("score", "best_moves", "moves", "exact", "complete")
+    one, two = json.loads(serial.getvalue()), json.loads(parallel.getvalue())
+    assert {k: one[k] for k in same} == {k: two[k] for k in same}
+
+
+def test_cli_rejects_bad_worker_counts() -> None:
+    err = io.StringIO()
+    assert cli.main(["analyze", "tictactoe", "--workers", "0"], stderr=err) == 2
+    assert "--workers" in err.getvalue()
+    err = io.StringIO()
+    assert cli.main(["analyze", "tictactoe", "--workers", "2", "--mpi"], stderr=err) == 2
+    assert "not allowed with" in err.getvalue()

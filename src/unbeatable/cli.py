@@ -16,6 +16,7 @@ from .game import Game, GameError, Move, State
 from .games import get_game, registered
 from .players import AIPlayer
 from .search import ALGORITHMS, Limits, Score, Searcher, SearchResult, solve, solve_score
+from .search.parallel import ParallelSearcher, ParallelSearchError
 
 __all__ = ["main", "run"]
 
@@ -82,6 +83,40 @@ def _searcher(args: argparse.Namespace) -> Searcher:
     return Searcher(args.algorithm, table_size=args.table_size)
 
 
+def _add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="search in parallel in N local worker processes",
+    )
+    group.add_argument(
+        "--mpi",
+        action="store_true",
+        help="search in parallel on MPI ranks; run under "
+        "'mpiexec -n RANKS python -m mpi4py.futures -m unbeatable ...' (one rank manages)",
+    )
+
+
+def _parallel(args: argparse.Namespace) -> ParallelSearcher | None:
+    """The parallel searcher that --workers or --mpi ask for, or None."""
+    if args.mpi:
+        try:
+            from mpi4py.futures import MPIPoolExecutor
+        except ImportError:
+            raise UsageError("--mpi needs mpi4py: pip install 'unbeatable[mpi]'") from None
+        return ParallelSearcher(
+            executor=MPIPoolExecutor(),
+            own_executor=True,
+            algorithm=args.algorithm,
+            table_size=args.table_size,
+        )
+    if args.workers is not None:
+        return ParallelSearcher(args.workers, algorithm=args.algorithm, table_size=args.table_size)
+    return None
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     return Limits(depth=args.depth, time=args.time, nodes=args.nodes)
 
@@ -113,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", metavar="FILE", help="positions (default stdin)")
     p.add_argument("--weak", action="store_true", help="print only 1 (win), 0 (draw), -1 (loss)")
     _add_search_options(p, limits=False)
+    _add_parallel_options(p)
 
     p = sub.add_parser(
         "analyze",
@@ -125,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
     p.add_argument("--json", action="store_true", help="print one JSON object (see README)")
     _add_search_options(p)
+    _add_parallel_options(p)
 
     p = sub.add_parser(
         "play",
@@ -159,6 +196,7 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     game = get_game(args.game)
     searcher = _searcher(args)
     stream = _open(args.file)
+    parallel = _parallel(args)
     bad = mismatched = solved = 0
     try:
         for number, raw in enumerate(stream, start=1):
@@ -171,7 +209,10 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                     raise GameError(f"expected POSITION or POSITION SCORE, got {line!r}")
                 state = game.parse_position(tokens[0])
                 expected = _parse_score(tokens[1]) if len(tokens) == 2 else None
-                score = solve(state, weak=args.weak, searcher=searcher)
+                if parallel is not None:
+                    score = parallel.solve(state, weak=args.weak)
+                else:
+                    score = solve(state, weak=args.weak, searcher=searcher)
             except GameError as error:
                 print(f"{PROG}: line {number}: {error}", file=err)
                 bad += 1
@@ -190,6 +231,8 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     finally:
         if stream is not sys.stdin:
             stream.close()
+        if parallel is not None:
+            parallel.close()
     if bad or mismatched:
         print(
             f"{PROG}: {solved} positions solved, {mismatched} mismatched, {bad} bad lines",
@@ -259,7 +302,12 @@ def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     state = game.parse_position(args.position)
     if state.outcome() is not None:
         raise GameError(f"the game is over in {args.position!r}: {state.outcome()}")
-    result = _searcher(args).search(state, _limits(args), analyse=True)
+    parallel = _parallel(args)
+    if parallel is not None:
+        with parallel:
+            result = parallel.search(state, _limits(args), analyse=True)
+    else:
+        result = _searcher(args).search(state, _limits(args), analyse=True)
     if args.json:
         out.write(json.dumps(analysis_json(game, state, result), indent=2) + "\n")
         return 0
@@ -370,6 +418,9 @@ def main(
     except (UsageError, ValueError) as error:
         print(f"{PROG}: error: {error}", file=err)
         return 2
+    except ParallelSearchError as error:
+        print(f"{PROG}: error: {error}", file=err)
+        return 3
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=err)
         return 130
