@@ -922,7 +922,12 @@ class _Run:
             if nodes <= 0:
                 raise _Stop
         task = _Task(self.config, state, depth, alpha, beta, ply, seconds, nodes, solver, weak)
-        future = executor.submit(_run_task, task)
+        try:
+            future = executor.submit(_run_task, task)
+        except BrokenProcessPool as err:  # a worker died since the last task was sent
+            raise self._error(
+                WorkerLostError, "a worker process died", node, index, task, repr(err)
+            ) from None
         self.pending[future] = (node, index, task, time.perf_counter())
 
     def _receive(self, future: cf.Future[_Report]) -> None:
