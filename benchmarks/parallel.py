@@ -229,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small positions (a smoke test)")
     parser.add_argument("--no-mpi", action="store_true", help="skip the MPI run")
     parser.add_argument("--workers", type=int, default=2, help="workers (default 2)")
+    parser.add_argument(
+        "--one-worker",
+        action="store_true",
+        help="also run the parallel algorithm with a single worker (what is not parallelism)",
+    )
     parser.add_argument("--mpi-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cases = QUICK if args.quick else POSITIONS
@@ -242,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     serial = run_serial(cases)
     local, local_startup = run_local(cases, args.workers)
     modes = [(f"{args.workers} local", local)]
+    if args.one_worker:
+        modes.insert(0, ("1 local", run_local(cases, 1)[0]))
     mpi: tuple[list[Row], float, float] | str = "skipped (--no-mpi)"
     if not args.no_mpi:
         mpi = run_mpi(args.quick, args.workers)

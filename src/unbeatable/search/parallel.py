@@ -21,6 +21,12 @@ How the tree is split (young brothers wait, at and below the root):
 * Scheduling is dynamic: at most ``workers`` tasks are out at a time; whenever one finishes,
   the next is made with the then-current bound and sent to the free worker. A node whose moves
   produce a cut-off cancels the tasks of its other moves that have not started.
+* Sibling moves that reach positions with the same table key (mirror images, transpositions)
+  are searched once.
+* A single depth-limited search at least ``split_depth + 2`` plies deep is preceded by one
+  :data:`PRESEARCH_PLIES` shallower, which orders the root moves and leaves best moves in the
+  workers' tables. (The serial search has no such step: it is part of what a speed-up measured
+  on a depth-limited search owes to ordering rather than to parallelism.)
 
 Every worker process keeps one transposition table per :class:`ParallelSearcher` (created lazily
 the first time that searcher's task reaches the process) across all the tasks it runs, and
@@ -74,6 +80,7 @@ from .table import EXACT
 
 __all__ = [
     "DEFAULT_SPLIT_DEPTH",
+    "PRESEARCH_PLIES",
     "WORKER_TABLES",
     "ParallelSearchError",
     "ParallelSearcher",
@@ -376,6 +383,8 @@ class ParallelSearcher:
     is made on first use and kept (with the workers' tables) until :meth:`close`.
     ``own_executor``: shut a given executor down in :meth:`close` and on Ctrl-C.
     ``split_depth``: nodes with fewer plies than this below them are searched whole by one task.
+    ``presearch``: precede a deep depth-limited search by one :data:`PRESEARCH_PLIES` shallower
+    (to order the root moves).
     The other options are those of :class:`~.driver.Searcher`; ``evaluate`` and ``order`` must
     then be picklable (module-level functions).
 
@@ -397,6 +406,7 @@ class ParallelSearcher:
         order: Orderer | None = None,
         rng: random.Random | None = None,
         split_depth: int = DEFAULT_SPLIT_DEPTH,
+        presearch: bool = True,
     ) -> None:
         if workers is not None and (
             not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
@@ -428,6 +438,7 @@ class ParallelSearcher:
         self.order = order
         self.rng = rng
         self.split_depth = split_depth
+        self.presearch = presearch
         self._session = uuid.uuid4().hex
         self._executor = executor
         self._own = executor is None or own_executor
@@ -601,7 +612,7 @@ class ParallelSearcher:
         if analyse or depth == UNLIMITED or depth - PRESEARCH_PLIES < 2:
             return False
         left = depth if state.max_plies is None else min(depth, state.max_plies - state.ply)
-        return left >= self.split_depth + PRESEARCH_PLIES and os.environ.get("PRE") != "0"
+        return self.presearch and left >= self.split_depth + PRESEARCH_PLIES
 
     def solve(self, state: State, *, weak: bool = False) -> int:
         """The exact score of ``state`` in the solve convention, as :func:`.driver.solve`."""
@@ -746,7 +757,6 @@ class _Run:
         self.stray: set[cf.Future[_Report]] = set()  # out, but no longer wanted
         self.open: list[_Node] = []  # split nodes with moves to hand out
         self.root: _Node | None = None
-        self.root_text = ""
         self.analyse = False
 
     # --- one iteration --------------------------------------------------------------------
@@ -754,7 +764,6 @@ class _Run:
     def iteration(self, state: State, depth: int, analyse: bool) -> _Node:
         """Search ``state`` to ``depth``; return the finished root (its moves' values)."""
         self.analyse = analyse
-        self.root_text = str(state)
         self.totals.nodes += 1
         root = _Node(None, -1, state, (), depth, -INFINITY, INFINITY, 0)
         root.moves = list(self.engine.ordered(state, self.owner._hints.get(self._key(state))))
@@ -1086,7 +1095,6 @@ class _Run:
         root = _Node(None, -1, state, (), UNLIMITED, -INFINITY, INFINITY, 0)
         root.moves = list(state.legal_moves())
         self.root = root
-        self.root_text = str(state)
         values: dict[Move, int] = {}
         queue: list[int] = []
         for index, move in enumerate(root.moves):
