@@ -183,20 +183,20 @@ def build_parser() -> argparse.ArgumentParser:
 # --- commands ------------------------------------------------------------------------------
 
 
-def _open(path: str) -> IO[str]:
+def _open(path: str, stdin: IO[str]) -> IO[str]:
     if path == "-":
-        return sys.stdin
+        return stdin
     try:
         return open(path, encoding="utf-8")
     except OSError as err:
         raise UsageError(f"cannot read {path!r}: {err.strerror}") from None
 
 
-def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
     game = get_game(args.game)
     searcher = _searcher(args)
-    stream = _open(args.file)
     parallel = _parallel(args)
+    stream = _open(args.file, inp)
     bad = mismatched = solved = 0
     try:
         for number, raw in enumerate(stream, start=1):
@@ -229,7 +229,7 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                         file=err,
                     )
     finally:
-        if stream is not sys.stdin:
+        if stream is not inp:
             stream.close()
         if parallel is not None:
             parallel.close()
@@ -409,7 +409,7 @@ def main(
             parser.print_help(out)
             return 2
         if args.command == "solve":
-            return cmd_solve(args, out, err)
+            return cmd_solve(args, out, err, inp)
         if args.command == "analyze":
             return cmd_analyze(args, out, err)
         if args.command == "play":

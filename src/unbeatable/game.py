@@ -30,6 +30,7 @@ __all__ = [
     "Move",
     "Outcome",
     "State",
+    "parse_numbered_move",
     "player_name",
 ]
 
@@ -221,6 +222,34 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
+
+
+def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:
+    """The 0-based index of the ``noun`` that ``text`` numbers from 1 to ``count`` (a cell, a
+    column), in a game that has not ended; the game then checks that it is free.
+
+    Raises :class:`InvalidMoveError` for text that is not such a number and
+    :class:`IllegalMoveError` after the end of the game, each naming the text and position.
+    """
+    token = text.strip()
+    position = str(state)
+    if not token.isdigit():
+        raise InvalidMoveError(
+            f"{token!r} is not a {noun} (1-{count})", text=token, position=position
+        )
+    index = int(token) - 1
+    if not 0 <= index < count:
+        raise InvalidMoveError(
+            f"{noun} {token} does not exist (1-{count})", text=token, position=position
+        )
+    outcome = state.outcome()
+    if outcome is not None:
+        raise IllegalMoveError(
+            f"{noun} {token} after the game ended ({outcome}) in {position}",
+            text=token,
+            position=position,
+        )
+    return index
 
 
 class Game(ABC):

@@ -20,11 +20,11 @@ from ..game import (
     FIRST,
     Game,
     IllegalMoveError,
-    InvalidMoveError,
     InvalidPositionError,
     Move,
     Outcome,
     State,
+    parse_numbered_move,
 )
 
 __all__ = ["MNK", "MNKState", "mnk"]
@@ -78,6 +78,12 @@ class MNK(Game):
         self.order_bits = [(c, 1 << c) for c in self.centre_order]
         self.weights = [0] + [4**i for i in range(1, k + 1)]
         self._threat_cache: dict[int, int] | None = {} if self.cells <= _CACHE_CELLS else None
+        # Small boards: every mask's winning cells computed once, up front.
+        self._threat_table = (
+            [self._threats(mask) for mask in range(1 << self.cells)]
+            if self.cells <= _DIRECT_TABLE_CELLS
+            else None
+        )
         self._symmetries = self._make_symmetries() if self.cells <= _SYMMETRY_CELLS else []
         self._initial = MNKState(self, 0, 0, 0, None)
 
@@ -115,18 +121,22 @@ class MNK(Game):
 
     def threats(self, own: int) -> int:
         """The cells that would complete a line of ``own`` stones (occupied or not)."""
+        if self._threat_table is not None:
+            return self._threat_table[own]
         cache = self._threat_cache
-        if cache is not None:
-            found = cache.get(own)
-            if found is not None:
-                return found
+        if cache is None:
+            return self._threats(own)
+        found = cache.get(own)
+        if found is None:
+            found = cache[own] = self._threats(own)
+        return found
+
+    def _threats(self, own: int) -> int:
         result = 0
         for line in self.lines:
             rest = line & ~own
             if rest and not rest & (rest - 1):
                 result |= rest
-        if cache is not None:
-            cache[own] = result
         return result
 
     def _make_symmetries(self) -> list[list[list[int]]]:
@@ -416,27 +426,10 @@ class MNKState(State):
         return str(int(move) + 1)  # type: ignore[call-overload]
 
     def parse_move(self, text: str) -> int:
-        game = self.game
-        token = text.strip()
-        position = str(self)
-        if not token.isdigit():
-            raise InvalidMoveError(
-                f"{token!r} is not a cell (1-{game.cells})", text=token, position=position
-            )
-        cell = int(token) - 1
-        if not 0 <= cell < game.cells:
-            raise InvalidMoveError(
-                f"cell {token} does not exist (1-{game.cells})", text=token, position=position
-            )
-        if self.outcome_ is not None:
-            raise IllegalMoveError(
-                f"cell {token} after the game ended ({self.outcome_}) in {position}",
-                text=token,
-                position=position,
-            )
+        cell = parse_numbered_move(self, text, self.game.cells, "cell")
         if (self.first | self.second) >> cell & 1:
             raise IllegalMoveError(
-                f"cell {token} is taken in {position}", text=token, position=position
+                f"cell {cell + 1} is taken in {self}", text=text.strip(), position=str(self)
             )
         return cell
 

@@ -43,36 +43,36 @@ class Subtraction(Game):
 
     def parse_position(self, text: str) -> SubtractionState:
         """A sequence of takes from the full pile (``3 1 2``), or ``pile=N`` for N tokens left
-        with the first player to move."""
+        with the first player to move (``pile=N,second`` for the second)."""
         stripped = text.strip()
-        if stripped.startswith("pile="):
-            value = stripped[5:]
-            if not value.isdigit() or not 0 <= int(value) <= self.pile:
-                raise InvalidPositionError(
-                    f"{stripped!r}: the pile must be 0 to {self.pile}",
-                    text=stripped,
-                    position=stripped,
-                )
-            left = int(value)
-            return SubtractionState(left, self.take, 0, self.pile, self.pile - left)
-        state = super().parse_position(stripped)
-        assert isinstance(state, SubtractionState)
-        return state
+        if not stripped.startswith("pile="):
+            state = super().parse_position(stripped)
+            assert isinstance(state, SubtractionState)
+            return state
+        value, _, side = stripped[5:].partition(",")
+        if not value.isdigit() or int(value) > self.pile or side not in ("", "first", "second"):
+            raise InvalidPositionError(
+                f"{stripped!r} is not a position: write pile=N with N from 0 to {self.pile}, "
+                "then ',second' if the second player is to move",
+                text=stripped,
+                position=stripped,
+            )
+        left = int(value)
+        return SubtractionState(left, self.take, 1 if side == "second" else 0, self.pile)
 
     def format_position(self, state: State) -> str:
         assert isinstance(state, SubtractionState)
-        return f"pile={state.pile}"
+        return str(state)
 
 
 class SubtractionState(State):
-    __slots__ = ("full", "pile", "ply_", "take", "taken")
+    __slots__ = ("full", "pile", "ply_", "take")
 
-    def __init__(self, pile: int, take: int, ply: int, full: int, taken: int = 0) -> None:
+    def __init__(self, pile: int, take: int, ply: int, full: int) -> None:
         self.pile = pile
         self.take = take
         self.ply_ = ply
         self.full = full
-        self.taken = taken
 
     @property
     def to_move(self) -> int:
@@ -91,7 +91,7 @@ class SubtractionState(State):
 
     def play(self, move: Move) -> SubtractionState:
         n: int = move  # type: ignore[assignment]
-        return SubtractionState(self.pile - n, self.take, self.ply_ + 1, self.full, self.taken + n)
+        return SubtractionState(self.pile - n, self.take, self.ply_ + 1, self.full)
 
     def outcome(self) -> Outcome | None:
         if self.pile:
@@ -138,10 +138,10 @@ class SubtractionState(State):
         return hash((self.pile, self.take, self.ply_ & 1))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (SubtractionState, (self.pile, self.take, self.ply_, self.full, self.taken))
+        return (SubtractionState, (self.pile, self.take, self.ply_, self.full))
 
     def __str__(self) -> str:
-        return f"pile={self.pile}"
+        return f"pile={self.pile}" + (",second" if self.ply_ & 1 else "")
 
     def __repr__(self) -> str:
         return f"<subtraction pile={self.pile} take<={self.take} ply={self.ply_}>"

@@ -13,7 +13,7 @@ from ..game import FIRST, Move, State
 from .engine import Engine, Evaluator, Orderer, SearchStopped
 from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
-from .table import EXACT, TranspositionTable
+from .table import EXACT, RESOLVED, TranspositionTable
 
 __all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search", "solve"]
 
@@ -105,6 +105,9 @@ class Searcher:
     immediate-win detection (alpha-beta only; plain minimax and negamax visit every node).
     ``evaluate`` and ``order`` replace the game's evaluation and move order without forking it.
     ``rng``: break ties among equally good moves at random instead of by move order.
+    ``iterative``: deepen one ply at a time up to the depth limit even without a time or node
+    budget (with a budget the search always deepens; without one, by default it goes straight
+    to the limit so that node counts compare algorithm with algorithm).
     """
 
     def __init__(
@@ -118,6 +121,7 @@ class Searcher:
         evaluate: Evaluator | None = None,
         order: Orderer | None = None,
         rng: random.Random | None = None,
+        iterative: bool = False,
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(
@@ -132,6 +136,7 @@ class Searcher:
         self.evaluate = evaluate
         self.order = order
         self.rng = rng
+        self.iterative = iterative
 
     def choose_algorithm(self, state: State) -> str:
         if self.algorithm is not None:
@@ -206,7 +211,8 @@ class Searcher:
                 yield self._from_game_solver(state, engine, start, solved, analyse)
                 return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
-        depths: Sequence[int] = range(1, max_depth + 1) if limits.bounded else (max_depth,)
+        deepen = limits.bounded or (self.iterative and limits.depth is not None)
+        depths: Sequence[int] = range(1, max_depth + 1) if deepen else (max_depth,)
         last: SearchResult | None = None
         for depth in depths:
             try:
@@ -256,9 +262,25 @@ class Searcher:
         best_value = max(values.values())
         best = tuple(m for m in legal if values[m] == best_value)
         scores = {m: Score(values[m]) for m in legal} if analyse else None
-        return self._result(
-            state, engine, "solver", start, best, (best[0],), Score(best_value), scores, 0
-        )
+        pv = self._solver_line(state, best[0], time.perf_counter() - start)
+        return self._result(state, engine, "solver", start, best, pv, Score(best_value), scores, 0)
+
+    @staticmethod
+    def _solver_line(state: State, move: Move, spent: float) -> tuple[Move, ...]:
+        """The principal variation from the game's own solver: best moves followed one at a
+        time while that costs less than the search itself did (and at least 50 ms)."""
+        line = [move]
+        budget = time.perf_counter() + max(spent, 0.05)
+        position = state.play(move)
+        while position.outcome() is None and time.perf_counter() < budget:
+            solved = position.exact_move_values()
+            if not solved:
+                break
+            top = max(solved.values())
+            move = next(m for m in position.legal_moves() if solved.get(m) == top)
+            line.append(move)
+            position = position.play(move)
+        return tuple(line)
 
     # --- the root -------------------------------------------------------------------------
 
@@ -279,6 +301,11 @@ class Searcher:
         scores = None
         if analyse:
             scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+        if engine.table is not None and algorithm.startswith("alphabeta"):
+            # The root's best move leads the next iteration, and its value answers a later
+            # search of the same position.
+            stored = RESOLVED if exact else depth
+            engine.table.store(engine.key(state), to_table(best_value, 0), EXACT, stored, best[0])
         pv = self._pv(state, engine, lines.get(best[0], [best[0]]), depth)
         return best, best_value, pv, scores, exact
 
@@ -334,10 +361,6 @@ class Searcher:
             if value > alpha:
                 lines[move] = [move, *engine.line(1)]
             best = max(best, value)
-        if engine.table is not None:
-            # The best move leads the next iteration; ``depth`` under-claims a resolved value.
-            top = max(values, key=lambda m: values[m])
-            engine.table.store(engine.key(state), to_table(best, 0), EXACT, depth, top)
         return values, lines
 
     @staticmethod
@@ -417,6 +440,7 @@ def search(
     evaluate: Evaluator | None = None,
     order: Orderer | None = None,
     rng: random.Random | None = None,
+    iterative: bool = False,
 ) -> SearchResult:
     """Search ``state`` with a fresh :class:`Searcher` (see it for the options)."""
     searcher = Searcher(
@@ -428,6 +452,7 @@ def search(
         evaluate=evaluate,
         order=order,
         rng=rng,
+        iterative=iterative,
     )
     return searcher.search(state, limits, analyse=analyse)
 

@@ -218,58 +218,16 @@ class Engine:
         * ``alpha < v < beta`` means ``v == V``.
 
         So a search with the window (-INFINITY, INFINITY) returns ``V`` itself. With a table,
-        ``V`` may come from a deeper search of the same position where a position can recur at
-        another distance from the root; in games where a position fixes its ply (the board
-        games here), it is exactly the depth-limited value.
+        an entry searched deeper than asked also answers, so ``V`` may be a deeper (better)
+        value: when the table holds results of earlier searches, or when a position recurs at
+        another distance from the root. Within one search of a game where a position fixes its
+        ply (the board games here), it is exactly the depth-limited value; without a depth
+        limit it is always the game's value.
         """
-        self.nodes += 1
-        if self.nodes == self.next_check:
-            self.check()
-        outcome = state.outcome()
-        if outcome is not None:
-            self.clear_pv(ply)
-            if ply > self.seldepth:
-                self.seldepth = ply
-            return self.terminal_value(state, outcome.winner, ply)
-        # No result here can beat a win on the next move or lose sooner than on it.
-        ceiling = WIN - ply - 1
-        if ceiling <= alpha:
-            return ceiling
-        if -ceiling >= beta:
-            return -ceiling
-        if depth <= 0:
-            self.clear_pv(ply)
-            return self.static_value(state)
+        value, key, first = self.enter(state, depth, alpha, beta, ply)
+        if value is not None:
+            return value
         table = self.table
-        key: Hashable = None
-        first: Move | None = None
-        if table is not None:
-            key = self.key(state)
-            entry = table.probe(key)
-            if entry is not None:
-                if entry.depth >= depth:
-                    value = from_table(entry.value, ply)
-                    flag = entry.flag
-                    if (
-                        flag == EXACT
-                        or (flag == LOWER and value >= beta)
-                        or (flag == UPPER and value <= alpha)
-                    ):
-                        self.hits += 1
-                        if entry.depth != RESOLVED:
-                            self.horizon += 1
-                        self.clear_pv(ply)
-                        return value
-                first = entry.move
-        if self.hints:
-            win = state.winning_move()
-            if win is not None:
-                self.set_pv_leaf(ply, win)
-                if ply + 1 > self.seldepth:
-                    self.seldepth = ply + 1
-                if table is not None:
-                    table.store(key, WIN - 1, EXACT, RESOLVED, win)
-                return ceiling
         horizon = self.horizon
         alpha0 = alpha
         best = -INFINITY
@@ -290,8 +248,69 @@ class Engine:
         if table is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             stored = RESOLVED if self.horizon == horizon else depth
-            table.store(key, to_table(best, ply), flag, stored, best_move)
+            # When every move failed low the "best" one is noise: keep the earlier hint.
+            hint = first if flag == UPPER else best_move
+            table.store(key, to_table(best, ply), flag, stored, hint)
         return best
+
+    def enter(
+        self, state: State, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[int | None, Hashable, Move | None]:
+        """The part of an alpha-beta node before its moves: (value, key, first).
+
+        ``value`` is the node's value when it needs no move searched (a finished game, a bound
+        that no result can pass, the depth limit, a usable table entry, an immediate win), else
+        None; ``key`` is its table key and ``first`` the table's move hint.
+        """
+        self.nodes += 1
+        if self.nodes == self.next_check:
+            self.check()
+        outcome = state.outcome()
+        if outcome is not None:
+            self.clear_pv(ply)
+            if ply > self.seldepth:
+                self.seldepth = ply
+            return self.terminal_value(state, outcome.winner, ply), None, None
+        # No result here can beat a win on the next move or lose sooner than on it.
+        ceiling = WIN - ply - 1
+        if ceiling <= alpha:
+            return ceiling, None, None
+        if -ceiling >= beta:
+            return -ceiling, None, None
+        if depth <= 0:
+            self.clear_pv(ply)
+            return self.static_value(state), None, None
+        table = self.table
+        key: Hashable = None
+        first: Move | None = None
+        if table is not None:
+            key = self.key(state)
+            entry = table.probe(key)
+            if entry is not None:
+                if entry.depth >= depth:
+                    value = from_table(entry.value, ply)
+                    flag = entry.flag
+                    if (
+                        flag == EXACT
+                        or (flag == LOWER and value >= beta)
+                        or (flag == UPPER and value <= alpha)
+                    ):
+                        self.hits += 1
+                        if entry.depth != RESOLVED:
+                            self.horizon += 1
+                        self.clear_pv(ply)
+                        return value, key, first
+                first = entry.move
+        if self.hints:
+            win = state.winning_move()
+            if win is not None:
+                self.set_pv_leaf(ply, win)
+                if ply + 1 > self.seldepth:
+                    self.seldepth = ply + 1
+                if table is not None:
+                    table.store(key, WIN - 1, EXACT, RESOLVED, win)
+                return ceiling, key, first
+        return None, key, first
 
     def set_pv_leaf(self, ply: int, move: Move) -> None:
         self.clear_pv(ply + 1)

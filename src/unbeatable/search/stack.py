@@ -8,20 +8,31 @@ plies long does not reach Python's recursion limit.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from ..game import Move, State
 from .engine import Engine
-from .score import INFINITY, WIN, from_table, to_table
+from .score import INFINITY, to_table
 from .table import EXACT, LOWER, RESOLVED, UPPER
 
 __all__ = ["alphabeta_stack"]
 
 # A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
-# best move, moves to try, index of the next move, table key, horizon count at entry.
-_STATE, _DEPTH, _ALPHA, _BETA, _PLY, _ALPHA0, _BEST, _BEST_MOVE, _MOVES, _NEXT, _KEY, _HORIZON = (
-    range(12)
-)
+# best move, moves to try, index of the next move, table key, horizon count at entry, and the
+# table's move hint at entry.
+(
+    _STATE,
+    _DEPTH,
+    _ALPHA,
+    _BETA,
+    _PLY,
+    _ALPHA0,
+    _BEST,
+    _BEST_MOVE,
+    _MOVES,
+    _NEXT,
+    _KEY,
+    _HORIZON,
+    _FIRST,
+) = range(13)
 
 
 def alphabeta_stack(
@@ -86,7 +97,9 @@ def alphabeta_stack(
                 flag = UPPER if best <= alpha0 else LOWER if best >= f_beta else EXACT
                 f_depth = frame[_DEPTH]  # type: ignore[assignment]
                 stored = RESOLVED if engine.horizon == frame[_HORIZON] else f_depth
-                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, frame[_BEST_MOVE])
+                # When every move failed low the "best" one is noise: keep the earlier hint.
+                hint = frame[_FIRST] if flag == UPPER else frame[_BEST_MOVE]
+                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, hint)
             value = best
         else:
             return value
@@ -101,59 +114,29 @@ def _enter(
     ply: int,
     stack: list[list[object]],
 ) -> int | None:
-    """The prologue of a node: its value if it needs no children searched, else None after
-    pushing its frame (with at least one move to try)."""
-    engine.nodes += 1
-    if engine.nodes == engine.next_check:
-        engine.check()
-    outcome = state.outcome()
-    if outcome is not None:
-        engine.clear_pv(ply)
-        if ply > engine.seldepth:
-            engine.seldepth = ply
-        return engine.terminal_value(state, outcome.winner, ply)
-    ceiling = WIN - ply - 1
-    if ceiling <= alpha:
-        return ceiling
-    if -ceiling >= beta:
-        return -ceiling
-    if depth <= 0:
-        engine.clear_pv(ply)
-        return engine.static_value(state)
-    table = engine.table
-    key: Hashable = None
-    first: Move | None = None
-    if table is not None:
-        key = engine.key(state)
-        entry = table.probe(key)
-        if entry is not None:
-            if entry.depth >= depth:
-                value = from_table(entry.value, ply)
-                flag = entry.flag
-                if (
-                    flag == EXACT
-                    or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)
-                ):
-                    engine.hits += 1
-                    if entry.depth != RESOLVED:
-                        engine.horizon += 1
-                    engine.clear_pv(ply)
-                    return value
-            first = entry.move
-    if engine.hints:
-        win = state.winning_move()
-        if win is not None:
-            engine.set_pv_leaf(ply, win)
-            if ply + 1 > engine.seldepth:
-                engine.seldepth = ply + 1
-            if table is not None:
-                table.store(key, WIN - 1, EXACT, RESOLVED, win)
-            return ceiling
+    """A node's value if it needs no move searched (see :meth:`Engine.enter`), else None
+    after pushing its frame (with at least one move to try)."""
+    value, key, first = engine.enter(state, depth, alpha, beta, ply)
+    if value is not None:
+        return value
     moves = list(engine.ordered(state, first))
     if not moves:
         raise ValueError(f"{state!r} has no legal moves but the game has not ended")
     stack.append(
-        [state, depth, alpha, beta, ply, alpha, -INFINITY, None, moves, 0, key, engine.horizon]
+        [
+            state,
+            depth,
+            alpha,
+            beta,
+            ply,
+            alpha,
+            -INFINITY,
+            None,
+            moves,
+            0,
+            key,
+            engine.horizon,
+            first,
+        ]
     )
     return None

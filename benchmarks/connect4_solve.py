@@ -1,0 +1,201 @@
+"""Benchmark of the exact Connect Four solver on Pascal Pons' six test sets.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/connect4_solve.py                 # all six sets
+    PYTHONPATH=src python benchmarks/connect4_solve.py Test_L2_R2 --sample 1000 --weak
+    PYTHONPATH=src python benchmarks/connect4_solve.py --empty         # also the empty board
+
+For each set the first N lines are solved by one batch call (``Solver.solve_many``,
+in chunks so that progress can be shown on stderr); the time includes turning
+the move strings into arrays.  A fresh solver (empty transposition table) is made
+for each set and the table is kept between the positions of a set unless
+``--reset-each``.  The reference figures are Pons' C++ solver (no opening book)
+measured on this machine, per position, strong mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+DEFAULT_SAMPLE = 100
+DEFAULT_SAMPLE_L1_R3 = 10
+
+# Pons' C++ solver on this machine: mean seconds and nodes per position (strong mode).
+# Test_L1_R3: measured on its first 200 lines.
+REFERENCE = {
+    "Test_L3_R1": (4.6e-6, 51),
+    "Test_L2_R1": (41e-6, 450),
+    "Test_L2_R2": (3.8e-3, 40_000),
+    "Test_L1_R1": (0.28e-3, 3_300),
+    "Test_L1_R2": (102e-3, 1_200_000),
+    "Test_L1_R3": (5.1, 55_000_000),
+}
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get("UNBEATABLE_C4_DATA")
+    if env:
+        return Path(env)
+    repo = Path(__file__).resolve().parents[1]
+    beside = repo.parent / "shared" / "benchmarks" / "connect4"
+    return beside if beside.is_dir() else Path("/work/shared/benchmarks/connect4")
+
+
+def fmt_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.3f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
+    p.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help=f"first N lines of each set (default {DEFAULT_SAMPLE}, "
+        f"{DEFAULT_SAMPLE_L1_R3} for Test_L1_R3)",
+    )
+    p.add_argument("--weak", action="store_true", help="weak solve (win/draw/loss only)")
+    p.add_argument("--table-mb", type=float, default=64.0, help="transposition table MiB")
+    p.add_argument(
+        "--reset-each", action="store_true", help="clear the table before every position"
+    )
+    p.add_argument("--empty", action="store_true", help="also solve the empty 7x6 board")
+    p.add_argument(
+        "--empty-map", action="store_true", help="also the score of every first move (slow)"
+    )
+    p.add_argument(
+        "--cold",
+        action="store_true",
+        help="compile from scratch (use a new, empty numba cache directory)",
+    )
+    p.add_argument("--data", type=Path, default=None, help="folder holding the Test_L*_R* files")
+    args = p.parse_args(argv)
+
+    if args.cold:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c4-numba-cache-")
+    # import after NUMBA_CACHE_DIR is set
+    from unbeatable.games.connect4 import _kernel
+    from unbeatable.games.connect4.solver import Solver, compile_kernels
+
+    data = args.data or default_data_dir()
+    sets = args.sets or SETS
+    for s in sets:
+        if s not in SETS:
+            p.error(f"unknown set {s!r}")
+    if not data.is_dir():
+        print(f"test data not found in {data} (set UNBEATABLE_C4_DATA)", file=sys.stderr)
+        return 2
+
+    compile_s = compile_kernels()
+    hits = sum(_kernel.solve_batch.stats.cache_hits.values())
+    print(
+        f"first call (compile{' or load from numba cache' if hits else ''}): {compile_s:.2f} s"
+        f"  [numba cache {'hit' if hits else 'miss: compiled from scratch'}]"
+    )
+    table_bytes = int(args.table_mb * 1024 * 1024)
+    mode = "weak" if args.weak else "strong"
+    print(
+        f"mode {mode}; table {args.table_mb:g} MiB, "
+        f"{'cleared before each position' if args.reset_each else 'kept between positions'}"
+        f" (fresh table for each set)\nmean time = wall clock, mean cpu = this process's CPU time "
+        f"(less hurt by a busy machine); ratio = our mean / reference mean time"
+    )
+
+    header = (
+        f"{'set':<11} {'positions':>9} {'mean time':>11} {'mean cpu':>11} {'mean nodes':>12} "
+        f"{'nodes/s':>9} {'mismatch':>8} | {'ref time':>10} {'ref nodes':>11} {'ratio':>6} "
+        f"{'cpu r.':>6}"
+    )
+    rows = []
+    total_bad = 0
+    for name in sets:
+        n = args.sample or (DEFAULT_SAMPLE_L1_R3 if name == "Test_L1_R3" else DEFAULT_SAMPLE)
+        with open(data / name) as f:
+            lines = [ln.split() for ln in f if ln.strip()][:n]
+        moves = [m for m, _ in lines]
+        expected = [int(s) for _, s in lines]
+        if args.weak:
+            expected = [(e > 0) - (e < 0) for e in expected]
+        solver = Solver(table_bytes=table_bytes)
+        # progress every ~5 %, but in chunks of >= ~20 ms of the reference's work, so
+        # that the per-call overhead of the Python wrapper stays negligible
+        chunk = max(1, len(moves) // 20, int(0.02 / REFERENCE[name][0]))
+        elapsed = 0.0
+        cpu = 0.0
+        nodes = 0
+        bad = 0
+        for start in range(0, len(moves), chunk):
+            part = moves[start : start + chunk]
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            res = solver.solve_many(part, weak=args.weak, reset_each=args.reset_each)
+            elapsed += time.perf_counter() - t0
+            cpu += time.process_time() - c0
+            nodes += int(res.nodes.sum())
+            for got, exp, m in zip(res.scores, expected[start : start + chunk], part, strict=True):
+                if int(got) != exp:
+                    bad += 1
+                    print(f"\nMISMATCH {name} {m}: got {int(got)}, expected {exp}", file=sys.stderr)
+            done = start + len(part)
+            print(
+                f"\r{name}: {done}/{len(moves)}  {fmt_time(elapsed)}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(file=sys.stderr)
+        total_bad += bad
+        count = len(moves)
+        ref_t, ref_n = REFERENCE[name]
+        mean_t = elapsed / count
+        mean_c = cpu / count
+        rows.append(
+            f"{name:<11} {count:>9} {fmt_time(mean_t):>11} {fmt_time(mean_c):>11} "
+            f"{nodes / count:>12,.0f} {nodes / elapsed / 1e6:>7.2f} M {bad:>8} | "
+            f"{fmt_time(ref_t):>10} {ref_n:>11,} {mean_t / ref_t:>5.2f}x {mean_c / ref_t:>5.2f}x"
+        )
+    print(header)
+    print("\n".join(rows))
+    if args.weak:
+        print("(reference figures are strong-mode figures)")
+
+    if args.empty or args.empty_map:
+        solver = Solver(table_bytes=table_bytes)
+        t0 = time.perf_counter()
+        score = solver.solve("", weak=args.weak)
+        dt = time.perf_counter() - t0
+        print(
+            f"empty board ({mode}): score {score}, {dt:.1f} s wall, {solver.nodes:,} nodes",
+            flush=True,
+        )
+        t0 = time.perf_counter()
+        child = solver.solve("4", weak=args.weak)
+        dt = time.perf_counter() - t0
+        print(
+            f"after first move 4 ({mode}, same table): score {child} for the second player "
+            f"(so column 4 {'reaches' if -child == score else 'does NOT reach'} the board's "
+            f"score), {dt:.1f} s, {solver.nodes:,} nodes"
+        )
+        if args.empty_map:
+            t0 = time.perf_counter()
+            smap = solver.score_map("", weak=args.weak)
+            dt = time.perf_counter() - t0
+            best = [i + 1 for i, v in enumerate(smap) if v == max(x for x in smap if x is not None)]
+            print(f"empty board score map {smap}: best column(s) {best}, {dt:.1f} s")
+    return 1 if total_bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

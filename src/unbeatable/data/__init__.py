@@ -1,0 +1,1 @@
+"""Package data: the Connect Four opening book."""

@@ -1,0 +1,476 @@
+# The kernels are numba-compiled: numba types them from their arguments, so they
+# carry no annotations (the typed API is ``solver.Solver``).
+# mypy: disable-error-code="no-untyped-def, no-untyped-call"
+"""Numba kernels of the exact Connect Four solver.
+
+Everything here is a pure function over ``uint64``/``int64`` scalars and numpy
+arrays, so it compiles with ``numba.njit`` and also runs as plain Python when
+``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches).
+
+Board encoding (``width`` columns of ``height`` cells, ``(height + 1) * width <= 64``):
+bit ``col * (height + 1) + row`` is the cell of column ``col`` (0 = leftmost) and
+row ``row`` (0 = bottom); the bit just above each column's top cell is a
+sentinel that always stays 0.  A position is two words:
+
+* ``mask``: every stone on the board;
+* ``current``: the stones of the side to move.
+
+``current + mask`` is a unique key of the position (within one column the
+values of ``mask + stones`` for ``k`` stones lie in ``[2**k - 1, 2**(k+1) - 2]``,
+so different columns contents never collide).
+
+Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
+stone when ``n`` stones are already on the board scores ``(cells + 1 - n) // 2``
+and the loser the negation; scores are from the side to move's view.
+
+Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 8``).  The key
+``k`` is scrambled by ``h = k * HASH_MUL mod 2**64`` (a bijection: the
+multiplier is odd); the position lives in slot ``h >> (64 - b)`` (the top ``b``
+bits of ``h``) and the slot holds ``(h << 8) | code``.  The slot index gives the
+top bits of ``h`` and the stored word its low 56 bits, so a hit is never a
+false hit, for any board size, and no division is needed.  ``code`` is never 0
+(0 = empty slot): ``code = v + 64`` stores the upper bound ``v`` (the search
+failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
+high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
+store overwrites whatever the slot held (another position, or an older bound
+of the same position).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+U2 = np.uint64(2)
+U3 = np.uint64(3)
+U8 = np.uint64(8)
+U255 = np.uint64(255)
+HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection
+
+UPPER_CODE = 64
+LOWER_CODE = 160
+FULL_COLUMN = -1000  # score-map marker of a full column
+
+# status codes of play_moves
+OK = 0
+BAD_COLUMN = 1
+COLUMN_FULL = 2
+GAME_OVER = 3
+
+
+if getattr(numba.config, "DISABLE_JIT", False):
+
+    def prefetch(arr, index):
+        """Hint that ``arr[index]`` will be read soon (a no-op without numba)."""
+
+else:
+    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx, arr, index):
+        """Hint that ``arr[index]`` will be read soon (LLVM's prefetch, no fault)."""
+        sig = types.void(arr, index)
+
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            ary = context.make_array(arrty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(
+                context, builder, arrty, ary, [args[1]], wraparound=False
+            )
+            i8p = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+            # read access, high temporal locality, data cache
+            builder.call(
+                fn,
+                [
+                    builder.bitcast(ptr, i8p),
+                    ir.Constant(i32, 0),
+                    ir.Constant(i32, 3),
+                    ir.Constant(i32, 1),
+                ],
+            )
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+
+@njit(cache=True)
+def bottom_mask(width, height):
+    """One bit on the bottom cell of every column."""
+    b = U0
+    h1 = np.uint64(height + 1)
+    for c in range(width):
+        b |= U1 << (np.uint64(c) * h1)
+    return b
+
+
+@njit(cache=True)
+def board_mask(width, height):
+    """Every playable cell (sentinels excluded)."""
+    return bottom_mask(width, height) * ((U1 << np.uint64(height)) - U1)
+
+
+@njit(cache=True, inline="always")
+def column_mask(col, height):
+    """The playable cells of column ``col`` (0-based)."""
+    return ((U1 << np.uint64(height)) - U1) << (np.uint64(col) * np.uint64(height + 1))
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits (short loop: the words counted here are sparse)."""
+    n = 0
+    while x != U0:
+        x &= x - U1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _line_cells(p, s):
+    """Cells that complete a four of ``p`` along the direction of bit shift ``s``."""
+    s2 = s + s
+    s3 = s2 + s
+    pair = (p << s) & (p << s2)
+    r = pair & (p << s3)
+    r |= pair & (p >> s)
+    pair = (p >> s) & (p >> s2)
+    r |= pair & (p << s)
+    r |= pair & (p >> s3)
+    return r
+
+
+@njit(cache=True, inline="always")
+def winning_cells(p, mask, height, board):
+    """Empty cells (playable now or later) where a stone of ``p`` would make four."""
+    h = np.uint64(height)
+    r = (p << U1) & (p << U2) & (p << U3)  # vertical: three stones just below
+    r |= _line_cells(p, h + U1)  # horizontal
+    r |= _line_cells(p, h)  # diagonal going down to the right
+    r |= _line_cells(p, h + U2)  # diagonal going up to the right
+    return r & (board ^ mask)
+
+
+@njit(cache=True, inline="always")
+def possible_moves(mask, bottom, board):
+    """One bit per non-full column: the cell a stone dropped there lands on."""
+    return (mask + bottom) & board
+
+
+@njit(cache=True)
+def can_win_next(current, mask, height, bottom, board):
+    """True if the side to move can make four with its next stone."""
+    return (winning_cells(current, mask, height, board) & possible_moves(mask, bottom, board)) != U0
+
+
+@njit(cache=True, inline="always")
+def non_losing_moves(current, mask, height, bottom, board):
+    """Moves after which the opponent cannot win at once (0 if every move loses).
+
+    Precondition: the side to move cannot win with its next stone.
+    """
+    possible = possible_moves(mask, bottom, board)
+    opp_win = winning_cells(current ^ mask, mask, height, board)
+    forced = possible & opp_win
+    if forced != U0:
+        if (forced & (forced - U1)) != U0:
+            return U0  # two immediate threats: cannot parry both
+        possible = forced
+    return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
+
+
+@njit(cache=True)
+def table_shift(n_slots):
+    """``64 - log2(n_slots)`` for a power-of-two table size."""
+    bits = 0
+    while (1 << (bits + 1)) <= n_slots:
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+@njit(cache=True)
+def negamax(
+    root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi
+):
+    """Alpha-beta negamax value of a position (fail-hard bounds), without recursion.
+
+    Returns ``v`` with: ``v <= alpha`` => true score <= v; ``v >= beta`` => true
+    score >= v; otherwise ``v`` is the exact score.  Preconditions: ``alpha < beta``
+    and the side to move cannot win with its next stone.  ``stats[0]`` counts
+    the nodes.
+
+    The search keeps its own stack, one row per ply ``d`` below the root:
+    ``fu[d]`` = (current, mask, table slot, table tag, ordered moves...) and
+    ``fi[d]`` = (alpha, beta, number of moves, next move index, move scores...).
+    Both arrays need ``width * height + 1`` rows and ``width + 4`` columns.
+    """
+    cells = width * height
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    shift = table_shift(table.shape[0])
+    centre = width // 2
+    nodes = 0
+    d = 0
+    fu[0, 0] = root_current
+    fu[0, 1] = root_mask
+    fi[0, 0] = root_alpha
+    fi[0, 1] = root_beta
+    v = 0
+    while True:
+        # ---- enter the node of ply d: either its value is known at once, or its
+        # ---- ordered move list is set up in row d
+        nodes += 1
+        current = fu[d, 0]
+        mask = fu[d, 1]
+        nb = root_nb + d
+        alpha = fi[d, 0]
+        beta = fi[d, 1]
+        done = True
+        nxt = non_losing_moves(current, mask, height, bottom, board)
+        if nxt == U0:
+            v = -((cells - nb) // 2)  # the opponent wins with its next stone
+        elif nb >= cells - 2:
+            v = 0  # neither side can make four before the board is full
+        else:
+            lo = -((cells - 2 - nb) // 2)  # the opponent cannot win at its next stone
+            if alpha < lo:
+                alpha = lo
+            hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
+            h = (current + mask) * HASH_MUL
+            slot = h >> shift
+            tag = h << U8
+            if alpha < beta:
+                entry = table[slot]
+                if entry != U0 and ((entry ^ tag) >> U8) == U0:
+                    code = np.int64(entry & U255)
+                    if code < 128:
+                        ub = code - UPPER_CODE
+                        if ub < hi:
+                            hi = ub
+                    else:
+                        lb = code - LOWER_CODE
+                        if alpha < lb:
+                            alpha = lb
+            if alpha >= beta:
+                v = alpha
+            elif beta > hi and alpha >= hi:
+                v = hi
+            else:
+                if beta > hi:
+                    beta = hi
+                # move ordering: more threats first, ties centre-first (stable insertion)
+                count = 0
+                if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
+                    prefetch(table, ((current ^ mask) + (mask | nxt)) * HASH_MUL >> shift)
+                    fu[d, 4] = nxt
+                    count = 1
+                for i in range(width if count == 0 else 0):
+                    col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
+                    m = nxt & column_mask(col, height)
+                    if m != U0:
+                        # fetch the child's table slot while this node is busy
+                        prefetch(table, ((current ^ mask) + (mask | m)) * HASH_MUL >> shift)
+                        sc = popcount(winning_cells(current | m, mask | m, height, board))
+                        j = count
+                        while j > 0 and fi[d, 3 + j] < sc:
+                            fu[d, 4 + j] = fu[d, 3 + j]
+                            fi[d, 4 + j] = fi[d, 3 + j]
+                            j -= 1
+                        fu[d, 4 + j] = m
+                        fi[d, 4 + j] = sc
+                        count += 1
+                fu[d, 2] = slot
+                fu[d, 3] = tag
+                fi[d, 0] = alpha
+                fi[d, 1] = beta
+                fi[d, 2] = count
+                fi[d, 3] = 0
+                done = False
+        # ---- pass values up and go down to the next child to search
+        while True:
+            if done:
+                if d == 0:
+                    stats[0] += nodes
+                    return v
+                d -= 1
+                v = -v
+                if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
+                    table[fu[d, 2]] = fu[d, 3] | np.uint64(v + LOWER_CODE)
+                    continue
+                if v > fi[d, 0]:
+                    fi[d, 0] = v
+            k = fi[d, 3]
+            if k < fi[d, 2]:
+                fi[d, 3] = k + 1
+                fu[d + 1, 0] = fu[d, 0] ^ fu[d, 1]
+                fu[d + 1, 1] = fu[d, 1] | fu[d, 4 + k]
+                fi[d + 1, 0] = -fi[d, 1]
+                fi[d + 1, 1] = -fi[d, 0]
+                d += 1
+                break
+            # every move searched without reaching beta: alpha is an upper bound
+            v = fi[d, 0]
+            table[fu[d, 2]] = fu[d, 3] | np.uint64(v + UPPER_CODE)
+            done = True
+
+
+@njit(cache=True)
+def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi):
+    """Exact score of a position (weak: -1/0/1 only) by null-window probes.
+
+    The interval ``[lo, hi]`` known to hold the score shrinks with each probe
+    ``negamax(med, med + 1)``; ``med`` is pulled towards 0 first, where
+    probes are cheapest.
+    """
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    cells = width * height
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    if nb >= cells:
+        return 0
+    if can_win_next(current, mask, height, bottom, board):
+        if weak:
+            return 1
+        return (cells + 1 - nb) // 2
+    lo = -((cells - nb) // 2)
+    hi = (cells + 1 - nb) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        half_lo = -((-lo) // 2)  # lo / 2 rounded towards 0
+        half_hi = hi // 2
+        if med <= 0 and half_lo < med:
+            med = half_lo
+        elif med >= 0 and half_hi > med:
+            med = half_hi
+        r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        if lo > 0:
+            return 1
+        if lo < 0:
+            return -1
+        return 0
+    return lo
+
+
+@njit(cache=True)
+def play_moves(cols, start, end, width, height):
+    """Play 0-based columns ``cols[start:end]`` from the empty board.
+
+    Returns ``(current, mask, nb, status)``; ``status`` is OK, BAD_COLUMN,
+    COLUMN_FULL or GAME_OVER (a move made four, or was played after one), and
+    ``nb`` then is the index of the offending move.
+    """
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    current = U0
+    mask = U0
+    nb = 0
+    for i in range(start, end):
+        col = np.int64(cols[i])
+        if col < 0 or col >= width:
+            return current, mask, nb, BAD_COLUMN
+        cm = column_mask(col, height)
+        m = (mask + (bottom & cm)) & cm
+        if m == U0:
+            return current, mask, nb, COLUMN_FULL
+        if (winning_cells(current, mask, height, board) & m) != U0:
+            return current, mask, nb, GAME_OVER
+        current ^= mask
+        mask |= m
+        nb += 1
+    return current, mask, nb, OK
+
+
+@njit(cache=True)
+def solve_moves(cols, weak, width, height, table, stats, fu, fi):
+    """Play 0-based columns ``cols`` from the empty board, then solve: one compiled call.
+
+    Returns ``(status, nb, score)``; see ``play_moves`` for ``status`` and ``nb``.
+    """
+    current, mask, nb, status = play_moves(cols, 0, cols.shape[0], width, height)
+    if status != OK:
+        return status, nb, 0
+    return status, nb, solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
+
+
+@njit(cache=True)
+def score_map(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi, out):
+    """``out[col]`` = score of playing column ``col`` (side to move's view), or
+    FULL_COLUMN for a full column."""
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    cells = width * height
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    wins = winning_cells(current, mask, height, board)
+    for col in range(width):
+        cm = column_mask(col, height)
+        m = (mask + (bottom & cm)) & cm
+        if m == U0:
+            out[col] = FULL_COLUMN
+        elif (wins & m) != U0:
+            out[col] = 1 if weak else (cells + 1 - nb) // 2
+        else:
+            out[col] = -solve_position(
+                current ^ mask,
+                mask | m,
+                nb + 1,
+                weak,
+                width,
+                height,
+                table,
+                stats,
+                fu,
+                fi,
+            )
+
+
+@njit(cache=True)
+def solve_batch(
+    cols,
+    offsets,
+    weak,
+    reset_each,
+    width,
+    height,
+    table,
+    stats,
+    fu,
+    fi,
+    out_scores,
+    out_nodes,
+    out_status,
+):
+    """Solve position ``i`` = moves ``cols[offsets[i]:offsets[i + 1]]`` for every ``i``.
+
+    The table is kept from one position to the next unless ``reset_each``.
+    Positions with a bad move sequence get ``out_status[i] != OK`` and score 0.
+    """
+    n = offsets.shape[0] - 1
+    for i in range(n):
+        current, mask, nb, status = play_moves(cols, offsets[i], offsets[i + 1], width, height)
+        out_status[i] = status
+        if status != OK:
+            out_scores[i] = 0
+            out_nodes[i] = 0
+            continue
+        if reset_each:
+            table[:] = U0
+        before = stats[0]
+        out_scores[i] = solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
+        out_nodes[i] = stats[0] - before

@@ -1,0 +1,42 @@
+"""The benchmark scripts run (a smoke test: one repeat; figures are checked, never times)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_tictactoe_benchmark_runs_and_reports_every_algorithm() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "tictactoe.py"), "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    out = done.stdout
+    for name in ("minimax (max/min)", "negamax", "alpha-beta + table + symmetry + hints"):
+        assert name in out
+    assert "549,946" in out and "    392" in out
+
+
+def test_the_connect4_search_benchmark_runs() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "connect4_search.py"),
+            "--depths",
+            "3",
+            "--positions",
+            "4453",
+            "--no-peers",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert "unbeatable alpha-beta+table" in done.stdout

@@ -1,0 +1,338 @@
+"""Correctness tests of the exact Connect Four solver.
+
+* Pons' benchmark positions (a deterministic sample of each of the six sets),
+  strong and weak;
+* small and odd-sized boards against a brute-force negamax written here;
+* the score map against solve();
+* the kernels with numba disabled (NUMBA_DISABLE_JIT=1, in a subprocess).
+
+No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from unbeatable.games.connect4.solver import Solver, encode_moves
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _data_dir() -> Path | None:
+    env = os.environ.get("UNBEATABLE_C4_DATA")
+    candidates = [Path(env)] if env else []
+    candidates += [
+        REPO.parent / "shared" / "benchmarks" / "connect4",
+        Path("/work/shared/benchmarks/connect4"),
+    ]
+    for c in candidates:
+        if (c / "Test_L3_R1").is_file():
+            return c
+    return None
+
+
+DATA = _data_dir()
+needs_data = pytest.mark.skipif(
+    DATA is None,
+    reason="Connect Four test data not found: set UNBEATABLE_C4_DATA or put Pons' "
+    "Test_L*_R* files in ../shared/benchmarks/connect4 beside the repository",
+)
+
+
+def _sample(
+    name: str, step: int, limit: int | None = None, start: int = 0
+) -> list[tuple[str, int]]:
+    assert DATA is not None
+    rows = []
+    with open(DATA / name) as f:
+        for i, line in enumerate(f):
+            if i >= start and (i - start) % step == 0:
+                moves, score = line.split()
+                rows.append((moves, int(score)))
+    return rows[:limit]
+
+
+# (set, every k-th line, at most n lines).  Test_L1_R3 lines are chosen among the
+# ones with the most moves played (the quicker ones): see _l1_r3_sample.
+SAMPLES = [
+    ("Test_L3_R1", 10, 100),
+    ("Test_L2_R1", 10, 100),
+    ("Test_L2_R2", 20, 50),
+    ("Test_L1_R1", 10, 100),
+    ("Test_L1_R2", 50, 20),
+]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(table_bytes=16 * 1024 * 1024)
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+@needs_data
+@pytest.mark.parametrize(("name", "step", "limit"), SAMPLES)
+def test_benchmark_sample_strong_and_weak(solver: Solver, name: str, step: int, limit: int) -> None:
+    rows = _sample(name, step, limit)
+    assert len(rows) == limit
+    strong = solver.solve_many([m for m, _ in rows])
+    weak = solver.solve_many([m for m, _ in rows], weak=True)
+    for (moves, expected), s, w in zip(rows, strong.scores, weak.scores, strict=True):
+        assert int(s) == expected, f"{name} {moves}: strong {s} != {expected}"
+        assert int(w) == _sign(expected), f"{name} {moves}: weak {w} != {_sign(expected)}"
+
+
+def _l1_r3_sample() -> list[tuple[str, int]]:
+    assert DATA is not None
+    rows = _sample("Test_L1_R3", 1)
+    # deterministic: the first lines with 13 moves played (the deepest in the set)
+    return [r for r in rows if len(r[0]) == 13][:8]
+
+
+@needs_data
+def test_benchmark_sample_begin_hard(solver: Solver) -> None:
+    for moves, expected in _l1_r3_sample():
+        assert solver.solve(moves, weak=True) == _sign(expected), moves
+        assert solver.solve(moves) == expected, moves
+
+
+@needs_data
+def test_single_calls_match_batch() -> None:
+    rows = _sample("Test_L2_R1", 97, 10)
+    s = Solver(table_bytes=1 << 20)
+    batch = s.solve_many([m for m, _ in rows])
+    assert s.nodes == int(batch.nodes.sum()) > 0
+    s.reset()
+    assert s.nodes == 0
+    for (moves, expected), b in zip(rows, batch.scores, strict=True):
+        assert s.solve(moves) == expected == int(b)
+        assert s.nodes > 0
+    # clearing the table before each position changes nothing but the work done
+    fresh = s.solve_many([m for m, _ in rows], reset_each=True)
+    assert [int(v) for v in fresh.scores] == [e for _, e in rows]
+    assert all(int(n) > 0 for n in fresh.nodes)
+    assert s.solve_many([]).scores.shape == (0,)
+
+
+# ---------------------------------------------------------------- brute force
+
+
+class Brute:
+    """Plain negamax (no pruning, memoised) on a list-of-columns board."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.w = width
+        self.h = height
+
+    def wins(self, cols: tuple[tuple[int, ...], ...], c: int, player: int) -> bool:
+        """Would ``player`` make four by dropping a stone in column ``c``?"""
+        r = len(cols[c])
+
+        def at(x: int, y: int) -> int:
+            if 0 <= x < self.w and 0 <= y < len(cols[x]):
+                return cols[x][y]
+            return -1
+
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for sgn in (1, -1):
+                x, y = c + sgn * dx, r + sgn * dy
+                while at(x, y) == player:
+                    n += 1
+                    x, y = x + sgn * dx, y + sgn * dy
+            if n >= 4:
+                return True
+        return False
+
+    def play(self, moves: list[int]) -> tuple[tuple[int, ...], ...] | None:
+        """Board after 0-based ``moves``; None if a move is illegal or ends the game."""
+        cols: list[tuple[int, ...]] = [() for _ in range(self.w)]
+        for i, c in enumerate(moves):
+            if len(cols[c]) >= self.h or self.wins(tuple(cols), c, i % 2):
+                return None
+            cols[c] = (*cols[c], i % 2)
+        return tuple(cols)
+
+    @cache  # noqa: B019 - instances live for one test only
+    def score(self, cols: tuple[tuple[int, ...], ...]) -> int:
+        nb = sum(len(c) for c in cols)
+        player = nb % 2
+        cells = self.w * self.h
+        legal = [c for c in range(self.w) if len(cols[c]) < self.h]
+        if not legal:
+            return 0
+        for c in legal:
+            if self.wins(cols, c, player):
+                return (cells + 1 - nb) // 2
+        best = -cells
+        for c in legal:
+            child = list(cols)
+            child[c] = (*cols[c], player)
+            best = max(best, -self.score(tuple(child)))
+        return best
+
+
+def _random_positions(
+    width: int, height: int, played: int, count: int, seed: int
+) -> list[list[int]]:
+    rng = random.Random(seed)
+    brute = Brute(width, height)
+    out: list[list[int]] = []
+    while len(out) < count:
+        moves: list[int] = []
+        for _ in range(played):
+            options = [c for c in range(width) if brute.play([*moves, c]) is not None]
+            if not options:
+                break
+            moves.append(rng.choice(options))
+        if len(moves) == played:
+            out.append(moves)
+    return out
+
+
+SMALL_BOARDS = [
+    # (width, height, stones already played, number of positions)
+    (4, 4, 0, 1),
+    (4, 4, 3, 12),
+    (5, 4, 6, 12),
+    (4, 5, 6, 12),
+    (6, 5, 16, 10),
+    (3, 3, 0, 1),  # no four fits: always a draw
+    (1, 7, 0, 1),  # one column: only vertical fours
+    (7, 1, 0, 1),  # one row: only horizontal fours
+    (2, 9, 0, 1),
+    (9, 2, 7, 3),
+    (5, 5, 11, 4),
+    (7, 6, 30, 8),
+    (8, 7, 44, 6),  # (7 + 1) * 8 = 64: every bit of the word in use
+    (9, 6, 42, 6),  # (6 + 1) * 9 = 63
+    (4, 12, 34, 6),  # tall: (12 + 1) * 4 = 52
+]
+
+
+@pytest.mark.parametrize(("width", "height", "played", "count"), SMALL_BOARDS)
+def test_small_boards_against_brute_force(width: int, height: int, played: int, count: int) -> None:
+    brute = Brute(width, height)
+    solver = Solver(table_bytes=1 << 16, width=width, height=height)
+    positions = _random_positions(width, height, played, count, seed=width * 100 + height)
+    for moves in positions:
+        board = brute.play(moves)
+        assert board is not None
+        expected = brute.score(board)
+        one_based = [c + 1 for c in moves]
+        assert solver.solve(one_based) == expected, (width, height, one_based)
+        assert solver.solve(one_based, weak=True) == _sign(expected), (width, height, one_based)
+        smap = solver.score_map(one_based)
+        for c in range(width):
+            child = brute.play([*moves, c])
+            if len(board[c]) >= height:
+                assert smap[c] is None
+            elif child is None:  # the move wins at once
+                nb = len(moves)
+                assert smap[c] == (width * height + 1 - nb) // 2
+            else:
+                assert smap[c] == -brute.score(child), (width, height, one_based, c)
+    # the batch entry point agrees too
+    batch = solver.solve_many([[c + 1 for c in m] for m in positions])
+    for moves, got in zip(positions, batch.scores, strict=True):
+        board = brute.play(moves)
+        assert board is not None
+        assert int(got) == brute.score(board)
+
+
+def test_empty_small_board_is_draw_or_known() -> None:
+    # 4x4 Connect Four is a draw with perfect play.
+    assert Solver(table_bytes=1 << 16, width=4, height=4).solve("") == 0
+
+
+# ---------------------------------------------------------------- score map
+
+
+@needs_data
+def test_score_map_consistency() -> None:
+    rows = _sample("Test_L2_R1", 50, 20) + _sample("Test_L3_R1", 50, 20)
+    s = Solver(table_bytes=1 << 22)
+    fresh = Solver(table_bytes=1 << 22)
+    for moves, expected in rows:
+        smap = s.score_map(moves)
+        assert len(smap) == 7
+        played = [v for v in smap if v is not None]
+        assert max(played) == expected == s.solve(moves), moves
+        heights = [moves.count(str(c + 1)) for c in range(7)]
+        for c, v in enumerate(smap):
+            if heights[c] == 6:
+                assert v is None
+                continue
+            assert v is not None
+            child = moves + str(c + 1)
+            try:
+                child_score = fresh.solve(child)
+            except ValueError:  # the move makes four: an immediate win
+                assert v == (43 - len(moves)) // 2
+            else:
+                assert v == -child_score, (moves, c)
+        weak = s.score_map(moves, weak=True)
+        assert weak == [None if v is None else _sign(v) for v in smap]
+        assert s.best_moves(moves) == [c + 1 for c, v in enumerate(smap) if v == expected]
+
+
+def test_score_map_of_full_column_and_blog_example() -> None:
+    s = Solver(table_bytes=1 << 20)
+    assert s.solve("4455") == 18
+    assert s.solve("4455", weak=True) == 1
+    smap = s.score_map("444444" + "3")
+    assert smap[3] is None
+    assert sum(v is None for v in smap) == 1
+
+
+def test_bad_input() -> None:
+    s = Solver(table_bytes=1 << 16)
+    with pytest.raises(ValueError, match="not a column"):
+        s.solve("408")
+    with pytest.raises(ValueError, match="full"):
+        s.solve("4444444")
+    with pytest.raises(ValueError, match="over"):
+        s.solve("1212121")
+    with pytest.raises(ValueError, match="not a column"):
+        s.solve_many(["44", "49"])
+    with pytest.raises(ValueError, match="64-bit"):
+        Solver(width=8, height=8)
+    assert list(encode_moves([1, 7])) == [0, 6]
+
+
+# ---------------------------------------------------------------- no JIT
+
+
+@needs_data
+def test_kernels_run_without_numba_jit() -> None:
+    rows = _sample("Test_L3_R1", 1, 4)
+    code = f"""
+import numba
+assert numba.config.DISABLE_JIT
+from unbeatable.games.connect4.solver import Solver
+s = Solver(table_bytes=1 << 16)
+rows = {rows!r}
+for moves, expected in rows:
+    assert s.solve(moves) == expected, (moves, expected)
+    assert s.solve(moves, weak=True) == (expected > 0) - (expected < 0)
+r = s.solve_many([m for m, _ in rows])
+assert [int(v) for v in r.scores] == [e for _, e in rows]
+print("ok")
+"""
+    env = dict(os.environ)
+    env["NUMBA_DISABLE_JIT"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), *filter(None, [env.get("PYTHONPATH")])])
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"

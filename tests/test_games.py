@@ -1,0 +1,186 @@
+"""One conformance suite that every registered game passes (in the spirit of OpenSpiel's
+games_sim_test): random playouts checking the protocol's promises at every step."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+
+import pytest
+
+from unbeatable import (
+    FIRST,
+    GameError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    State,
+    get_game,
+    registered,
+)
+from unbeatable.games import UnknownGameError
+
+EXTRA_SPECS = [
+    "mnk:3,4,3",
+    "mnk:4,4,4",
+    "mnk:5,5,4",
+    "mnk:2,5,3",
+    "mnk:15,15,5",
+    "subtraction:40,4",
+]
+SPECS = sorted(registered()) + EXTRA_SPECS
+
+
+def playouts(spec: str, games: int, seed: int) -> list[list[State]]:
+    rng = random.Random(seed)
+    game = get_game(spec)
+    lines = []
+    for _ in range(games):
+        state = game.initial()
+        line = [state]
+        while state.outcome() is None:
+            state = state.play(rng.choice(list(state.legal_moves())))
+            line.append(state)
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_protocol_holds_along_random_playouts(spec: str) -> None:
+    game = get_game(spec)
+    for line in playouts(spec, games=6, seed=hash(spec) % 1000):
+        for before, after in itertools.pairwise(line):
+            snapshot = pickle.dumps(before)
+            hash_before = hash(before)
+            moves = list(before.legal_moves())
+            assert moves == list(before.legal_moves()), "legal moves must be deterministic"
+            assert len(set(moves)) == len(moves)
+            assert sorted(map(repr, before.ordered_moves())) == sorted(map(repr, moves))
+            assert before.outcome() is None
+            # play never mutates its input
+            child = before.play(moves[0])
+            assert pickle.dumps(before) == snapshot and hash(before) == hash_before
+            assert child != before
+            # players alternate and the ply counts up
+            assert after.to_move == 1 - before.to_move
+            assert after.ply == before.ply + 1
+            # notation of every legal move reads back as that move
+            for move in moves:
+                assert before.parse_move(before.move_text(move)) == move
+            win = before.winning_move()
+            if win is not None:
+                finished = before.play(win)
+                assert finished.outcome() is not None
+                assert finished.outcome().winner == before.to_move  # type: ignore[union-attr]
+        for state in line:
+            clone = pickle.loads(pickle.dumps(state))
+            assert clone == state and hash(clone) == hash(state)
+            assert clone.key() == state.key()
+            assert state.to_move in (FIRST, 1 - FIRST)
+            text = game.format_position(state)
+            again = game.parse_position(text)
+            assert again == state and hash(again) == hash(state), text
+            if state.max_plies is not None:
+                assert state.ply <= state.max_plies
+        final = line[-1]
+        assert final.outcome() is not None and list(final.legal_moves()) == []
+        assert (final.outcome() is not None) == final.is_terminal()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_bad_move_text_is_rejected_with_the_text_and_position(spec: str) -> None:
+    state = get_game(spec).initial()
+    for bad in ["z", "0", "-3", "99999", ""]:
+        with pytest.raises(GameError) as info:
+            state.parse_move(bad)
+        assert isinstance(info.value, ValueError)
+        assert isinstance(info.value, (InvalidMoveError, IllegalMoveError))
+        assert repr(bad.strip()) in str(info.value) or bad.strip() in str(info.value)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_moves_after_the_end_are_illegal(spec: str) -> None:
+    final = playouts(spec, games=1, seed=7)[0][-1]
+    previous = playouts(spec, games=1, seed=7)[0][-2]
+    text = previous.move_text(previous.legal_moves()[0])
+    with pytest.raises(IllegalMoveError):
+        final.parse_move(text)
+
+
+def test_transpositions_are_equal_and_hash_equal() -> None:
+    game = get_game("tictactoe")
+    a = game.parse_position("1539")
+    b = game.parse_position("3519")
+    assert a == b and hash(a) == hash(b)
+    assert game.parse_position("1") != game.parse_position("2")
+    # mirror images share a table key, other positions do not
+    assert game.parse_position("1").key() == game.parse_position("9").key()
+    assert game.parse_position("1").key() != game.parse_position("2").key()
+
+
+def test_mnk_notation_examples() -> None:
+    game = get_game("tictactoe")
+    state = game.parse_position("5193")
+    assert str(state) == "o.o/.x./..x"
+    assert game.parse_position("o.o/.x./..x") == state
+    assert game.format_position(state) == "o.o/.x./..x"
+    assert game.parse_position("x.o/.x./..o") == game.parse_position("1 3 5 9")
+    assert game.parse_position("") == game.initial()
+    assert game.picture(state).splitlines() == ["O 2 O", "4 X 6", "7 8 X"]
+
+
+def test_mnk_messages_name_the_text_and_position() -> None:
+    game = get_game("tictactoe")
+    with pytest.raises(IllegalMoveError, match=r"cell 5 is taken in \.\.\./\.x\./\.\.\."):
+        game.parse_position("5").parse_move("5")
+    with pytest.raises(InvalidMoveError, match=r"'z' is not a cell \(1-9\)"):
+        game.initial().parse_move("z")
+    with pytest.raises(InvalidMoveError, match=r"cell 10 does not exist \(1-9\)"):
+        game.initial().parse_move("10")
+    with pytest.raises(IllegalMoveError, match=r"cell 5 is taken .*\(move 3 of '535'\)"):
+        game.parse_position("535")
+    big = get_game("mnk:4,4,4")
+    assert big.parse_position("1,12,16") == big.parse_position("1 12 16")
+
+
+@pytest.mark.parametrize(
+    "picture",
+    [
+        "xx/...",  # wrong shape
+        "xxx/.../..",  # short row
+        "xqx/.../...",  # bad character
+        "xxx/ooo/...",  # both have three in a row
+        "xx./.../...",  # x two stones ahead
+        "ooo/xx./xx.",  # o won but x moved last
+        "xxx/oo./...",  # fine in itself? x won with 3 vs 2: legal
+    ],
+)
+def test_impossible_pictures_are_rejected(picture: str) -> None:
+    game = get_game("tictactoe")
+    if picture == "xxx/oo./...":
+        assert game.parse_position(picture).outcome() is not None
+        return
+    with pytest.raises(InvalidPositionError):
+        game.parse_position(picture)
+
+
+def test_two_separate_lines_cannot_both_be_the_last_move() -> None:
+    game = get_game("mnk:4,4,3")
+    # x has two disjoint lines: play would have stopped at the first
+    with pytest.raises(InvalidPositionError, match="first 3 in a row"):
+        game.parse_position("xxx./oo../oo.o/xxx.")
+
+
+def test_unknown_games_and_parameters_are_named() -> None:
+    with pytest.raises(UnknownGameError, match=r"choose one of .*tictactoe"):
+        get_game("chess960")
+    with pytest.raises(UnknownGameError, match="no parameter 'q'"):
+        get_game("mnk:q=3")
+    with pytest.raises(UnknownGameError, match="whole number"):
+        get_game("mnk:m=x")
+    with pytest.raises(UnknownGameError, match="k must be"):
+        get_game("mnk:3,3,9")
+    assert get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
+    assert get_game("tictactoe").spec == "tictactoe"
+    assert get_game("mnk:m=5,n=5,k=4").spec == "mnk:m=5,n=5,k=4"

@@ -1,0 +1,51 @@
+"""The README's promises: its custom-game example runs and says what it claims."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import sys
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def code_block_after(heading: str) -> str:
+    section = README.split(heading, 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_custom_game_example_solves_nim() -> None:
+    source = code_block_after("## Your own game, solved")
+    assert 25 <= len(source.strip().splitlines()) <= 45
+    out = io.StringIO()
+    module = types.ModuleType("readme_example")  # dataclasses look their module up
+    sys.modules[module.__name__] = module
+    namespace = module.__dict__
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(source, "README.md", "exec"), namespace)
+    finally:
+        del sys.modules[module.__name__]
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "win in 6 ((0, 2),)"
+    assert "(0, 2) win in 6" in lines
+    # the nim-sum rule: the only winning move leaves heaps whose xor is 0
+    result = namespace["result"]
+    for (heap, taken), score in result.move_scores.items():  # type: ignore[attr-defined]
+        heaps = [3, 4, 5]
+        heaps[heap] -= taken
+        assert score.is_win == (heaps[0] ^ heaps[1] ^ heaps[2] == 0)
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    assert "make test" in README.split("## Two commands", 1)[1].split("##", 1)[0]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert [
+        line for line in ci.splitlines() if line and not line.startswith(("#", "set ", "cd "))
+    ] == ["make test"]
