@@ -224,6 +224,20 @@ def test_solve_matches_serial(pool: ProcessPoolExecutor) -> None:
             assert parallel.solve(state, weak=True) == solve(state, weak=True)
 
 
+def test_solve_many_matches_serial(pool: ProcessPoolExecutor) -> None:
+    states = [*positions("mnk:4,3,3", 8, seed=3), Piles(5, 4), Piles(7, 1)]
+    with searcher(pool) as parallel:
+        assert list(parallel.solve_many(states)) == [solve(s) for s in states]
+        assert list(parallel.solve_many(states, weak=True)) == [solve(s, weak=True) for s in states]
+        assert list(parallel.solve_many([])) == []
+
+
+def test_solve_many_names_the_failing_position(pool: ProcessPoolExecutor) -> None:
+    states = [Piles(3, 3), Piles(4, 3, die_at=2, manager=os.getpid(), mode="raise")]
+    with searcher(pool) as parallel, pytest.raises(ParallelSearchError, match="4\\+3"):
+        list(parallel.solve_many(states))
+
+
 def test_game_with_its_own_solver(pool: ProcessPoolExecutor) -> None:
     """A game's own solver runs in the workers, one root move per task."""
     for a, b in [(5, 3), (6, 2)]:
@@ -231,6 +245,24 @@ def test_game_with_its_own_solver(pool: ProcessPoolExecutor) -> None:
         with searcher(pool) as parallel:
             assert parallel.solve(state) == solve(state)
             assert parallel.solve(state, weak=True) == solve(state, weak=True)
+
+
+C4_LINES = ["32751571231557 -3", "335662333565 -2", "2416615552 4"]  # Test_L1_R2
+
+
+def test_connect4_solver_and_generic_search(pool: ProcessPoolExecutor) -> None:
+    game = get_game("connect4")
+    states = [game.parse_position(line.split()[0]) for line in C4_LINES]
+    expected = [int(line.split()[1]) for line in C4_LINES]
+    with searcher(pool) as parallel:
+        assert list(parallel.solve_many(states)) == expected
+        assert [parallel.solve(state) for state in states[:2]] == expected[:2]
+        result = parallel.search(states[0], analyse=True)
+    assert result.move_scores == Searcher().search(states[0], analyse=True).move_scores
+    state = game.parse_position("4453")
+    serial = Searcher("alphabeta").search(state, Limits(depth=5))
+    with searcher(pool, algorithm="alphabeta") as parallel:
+        assert_same(parallel.search(state, Limits(depth=5)), serial)
 
 
 def test_one_shot_functions() -> None:

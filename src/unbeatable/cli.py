@@ -198,6 +198,22 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]
     parallel = _parallel(args)
     stream = _open(args.file, inp)
     bad = mismatched = solved = 0
+    pending: list[tuple[int, str, State, int | None]] = []  # read, to be solved in parallel
+
+    def write(number: int, text: str, score: int, expected: int | None) -> None:
+        nonlocal solved, mismatched
+        solved += 1
+        out.write(f"{text} {score}\n")
+        out.flush()
+        if expected is not None:
+            agree = (expected > 0) - (expected < 0) == score if args.weak else expected == score
+            if not agree:
+                mismatched += 1
+                print(
+                    f"{PROG}: line {number}: {text}: expected {expected}, solved {score}",
+                    file=err,
+                )
+
     try:
         for number, raw in enumerate(stream, start=1):
             line = raw.strip()
@@ -210,24 +226,23 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]
                 state = game.parse_position(tokens[0])
                 expected = _parse_score(tokens[1]) if len(tokens) == 2 else None
                 if parallel is not None:
-                    score = parallel.solve(state, weak=args.weak)
-                else:
-                    score = solve(state, weak=args.weak, searcher=searcher)
+                    pending.append((number, tokens[0], state, expected))
+                    continue
+                score = solve(state, weak=args.weak, searcher=searcher)
             except GameError as error:
                 print(f"{PROG}: line {number}: {error}", file=err)
                 bad += 1
                 continue
-            solved += 1
-            out.write(f"{tokens[0]} {score}\n")
-            out.flush()
-            if expected is not None:
-                agree = (expected > 0) - (expected < 0) == score if args.weak else expected == score
-                if not agree:
-                    mismatched += 1
-                    print(
-                        f"{PROG}: line {number}: {tokens[0]}: expected {expected}, solved {score}",
-                        file=err,
-                    )
+            write(number, tokens[0], score, expected)
+        if parallel is not None:
+            # Many positions: one worker per position; a few: each searched by all workers.
+            states = [state for _, _, state, _ in pending]
+            if len(states) >= 2 * parallel.workers:
+                scores: Iterable[int] = parallel.solve_many(states, weak=args.weak)
+            else:
+                scores = (parallel.solve(state, weak=args.weak) for state in states)
+            for (number, text, _, expected), score in zip(pending, scores, strict=True):
+                write(number, text, score, expected)
     finally:
         if stream is not inp:
             stream.close()
