@@ -23,10 +23,11 @@ How the tree is split (young brothers wait, at and below the root):
   produce a cut-off cancels the tasks of its other moves that have not started.
 * Sibling moves that reach positions with the same table key (mirror images, transpositions)
   are searched once.
-* A single depth-limited search at least ``split_depth + 2`` plies deep is preceded by one
-  :data:`PRESEARCH_PLIES` shallower, which orders the root moves and leaves best moves in the
-  workers' tables. (The serial search has no such step: it is part of what a speed-up measured
-  on a depth-limited search owes to ordering rather than to parallelism.)
+* A single depth-limited search at least ``split_depth + 2`` plies deep, from a root with at
+  least :data:`PRESEARCH_MOVES` moves, is preceded by one :data:`PRESEARCH_PLIES` shallower,
+  which orders the root moves and leaves best moves in the workers' tables. (The serial search
+  has no such step: it is part of what a speed-up measured on a depth-limited search owes to
+  ordering rather than to parallelism.)
 
 Every worker process keeps one transposition table per :class:`ParallelSearcher` (created lazily
 the first time that searcher's task reaches the process) across all the tasks it runs, and
@@ -80,6 +81,7 @@ from .table import EXACT
 
 __all__ = [
     "DEFAULT_SPLIT_DEPTH",
+    "PRESEARCH_MOVES",
     "PRESEARCH_PLIES",
     "WORKER_TABLES",
     "ParallelSearchError",
@@ -95,6 +97,10 @@ DEFAULT_SPLIT_DEPTH = 5
 
 #: A single depth-limited search first searches this many plies shallower, to order the moves.
 PRESEARCH_PLIES = 2
+
+#: ... and only with at least this many root moves: with fewer, the alpha-beta tree is narrow
+#: and two plies less are too large a part of the work (Connect Four's 7 columns: about 25%).
+PRESEARCH_MOVES = 10
 
 #: A worker process keeps the transposition tables of at most this many searchers.
 WORKER_TABLES = 2
@@ -627,7 +633,8 @@ class ParallelSearcher:
             run.drain()
 
     def _presearch(self, state: State, depth: int, analyse: bool) -> bool:
-        """Whether a depth-limited search first searches :data:`PRESEARCH_PLIES` shallower.
+        """Whether a depth-limited search first searches :data:`PRESEARCH_PLIES` shallower
+        (when it is deep enough and the root has at least :data:`PRESEARCH_MOVES` moves).
 
         The shallower search orders the root moves (and fills the workers' tables with best
         moves) so that the first root move, whose value bounds the young brothers, is likely
@@ -636,7 +643,11 @@ class ParallelSearcher:
         if analyse or depth == UNLIMITED or depth - PRESEARCH_PLIES < 2:
             return False
         left = depth if state.max_plies is None else min(depth, state.max_plies - state.ply)
-        return self.presearch and left >= self.split_depth + PRESEARCH_PLIES
+        return (
+            self.presearch
+            and left >= self.split_depth + PRESEARCH_PLIES
+            and len(state.legal_moves()) >= PRESEARCH_MOVES
+        )
 
     def solve(self, state: State, *, weak: bool = False) -> int:
         """The exact score of ``state`` in the solve convention, as :func:`.driver.solve`."""
