@@ -33,7 +33,7 @@ from typing import Any
 
 from unbeatable.game import State
 from unbeatable.games import get_game
-from unbeatable.search import Limits, Searcher
+from unbeatable.search import Limits, Searcher, solve
 from unbeatable.search.parallel import ParallelSearcher, _Config, _Task
 
 #: (game, position, depth limit or None for an exact search)
@@ -43,7 +43,13 @@ POSITIONS: list[tuple[str, str, int | None]] = [
     ("mnk:4,4,4", "1", None),
     ("mnk:5,5,4", "", 8),
     ("mnk:5,5,4", "13", 8),
+    ("connect4", "", 11),
+    ("connect4", "4453", 10),
+    ("connect4", "444", 10),
 ]
+#: Connect Four positions with their published scores, solved by the game's own solver.
+SOLVER_FILE = Path("/work/shared/benchmarks/connect4/Test_L1_R2")
+SOLVER_COUNT = 20
 QUICK: list[tuple[str, str, int | None]] = [
     ("mnk:4,3,3", "", None),
     ("mnk:4,4,3", "", None),
@@ -109,6 +115,49 @@ def run_parallel(
     return rows
 
 
+def solver_lines(path: Path, count: int, skip: int = 0) -> list[tuple[str, int]]:
+    """``count`` (moves, score) lines of a Connect Four test file, after ``skip`` lines."""
+    lines = path.read_text().split("\n")[skip : skip + count]
+    return [(line.split()[0], int(line.split()[1])) for line in lines if line.strip()]
+
+
+def solver_serial(lines: list[tuple[str, int]], warm: list[tuple[str, int]]) -> Row:
+    game = get_game("connect4")
+    for moves, _ in warm:  # compile (or load) the kernels, outside the timing
+        solve(game.parse_position(moves))
+    states = [game.parse_position(moves) for moves, _ in lines]
+    cpu, start = time.process_time(), time.perf_counter()
+    scores = [solve(state) for state in states]
+    return {
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+        "right": sum(got == want for got, (_, want) in zip(scores, lines, strict=True)),
+    }
+
+
+def solver_parallel(
+    lines: list[tuple[str, int]], warm: list[tuple[str, int]], executor: Executor, workers: int
+) -> dict[str, Row]:
+    """Two ways: one task per position (solve_many), and each position split over the workers
+    (one task per move, each solved by the game's solver)."""
+    game = get_game("connect4")
+    states = [game.parse_position(moves) for moves, _ in lines]
+    rows = {}
+    with ParallelSearcher(workers, executor=executor) as searcher:
+        list(searcher.solve_many([game.parse_position(moves) for moves, _ in warm]))
+        for name, solver in (
+            ("per position", lambda: list(searcher.solve_many(states))),
+            ("split", lambda: [searcher.solve(state) for state in states]),
+        ):
+            start = time.perf_counter()
+            scores = solver()
+            rows[name] = {
+                "seconds": time.perf_counter() - start,
+                "right": sum(got == want for got, (_, want) in zip(scores, lines, strict=True)),
+            }
+    return rows
+
+
 def _warm(executor: Executor, workers: int) -> float:
     """Start the pool's workers; the seconds it took."""
     start = time.perf_counter()
@@ -116,13 +165,20 @@ def _warm(executor: Executor, workers: int) -> float:
     return time.perf_counter() - start
 
 
-def run_local(cases: list[tuple[str, str, int | None]], workers: int) -> tuple[list[Row], float]:
+Solver = tuple[list[tuple[str, int]], list[tuple[str, int]]] | None  # (lines, warm-up lines)
+
+
+def run_local(
+    cases: list[tuple[str, str, int | None]], workers: int, solver: Solver
+) -> tuple[list[Row], float, dict[str, Row]]:
     with ProcessPoolExecutor(workers) as executor:
         startup = _warm(executor, workers)
-        return run_parallel(cases, executor, workers), startup
+        rows = run_parallel(cases, executor, workers)
+        solved = solver_parallel(*solver, executor, workers) if solver else {}
+        return rows, startup, solved
 
 
-def mpi_child(cases: list[tuple[str, str, int | None]]) -> None:
+def mpi_child(cases: list[tuple[str, str, int | None]], solver: Solver) -> None:
     """Run under mpiexec: the MPI figures as one JSON line."""
     from mpi4py.futures import MPIPoolExecutor
 
@@ -131,12 +187,15 @@ def mpi_child(cases: list[tuple[str, str, int | None]]) -> None:
         workers = executor.num_workers
         startup = time.perf_counter() - start + _warm(executor, workers)
         rows = run_parallel(cases, executor, workers)
-    print(json.dumps({"workers": workers, "startup": startup, "rows": rows}))
+        solved = solver_parallel(*solver, executor, workers) if solver else {}
+    print(json.dumps({"workers": workers, "startup": startup, "rows": rows, "solver": solved}))
 
 
-def run_mpi(quick: bool, workers: int) -> tuple[list[Row], float, float] | str:
-    """The MPI rows, the pool start-up inside the job, and the whole job's launch overhead;
-    or why MPI could not run."""
+def run_mpi(
+    child_args: list[str], workers: int
+) -> tuple[list[Row], float, float, dict[str, Row]] | str:
+    """The MPI rows, the pool start-up inside the job, the whole job's launch overhead and the
+    solver rows; or why MPI could not run."""
     mpiexec = Path(sys.executable).parent / "mpiexec"
     try:
         import mpi4py  # noqa: F401
@@ -145,7 +204,7 @@ def run_mpi(quick: bool, workers: int) -> tuple[list[Row], float, float] | str:
     if not mpiexec.exists():
         return f"no {mpiexec}"
     command = [str(mpiexec), "-n", str(workers + 1), sys.executable, "-m", "mpi4py.futures"]
-    command += [__file__, "--mpi-child"] + (["--quick"] if quick else [])
+    command += [__file__, "--mpi-child", *child_args]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     total = time.perf_counter() - start
@@ -155,7 +214,8 @@ def run_mpi(quick: bool, workers: int) -> tuple[list[Row], float, float] | str:
     if data["workers"] != workers:
         return f"the MPI job had {data['workers']} workers, not {workers}"
     searching = sum(row["seconds"] for row in data["rows"])
-    return data["rows"], data["startup"], total - searching
+    searching += sum(row["seconds"] for row in data["solver"].values())
+    return data["rows"], data["startup"], total - searching, data["solver"]
 
 
 def task_cost(cases: list[tuple[str, str, int | None]]) -> tuple[int, float]:
@@ -234,29 +294,67 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run the parallel algorithm with a single worker (what is not parallelism)",
     )
+    parser.add_argument(
+        "--solver-file",
+        type=Path,
+        default=SOLVER_FILE,
+        help=f"Connect Four positions with scores (default {SOLVER_FILE}; first "
+        f"{SOLVER_COUNT} lines; skipped if missing)",
+    )
     parser.add_argument("--mpi-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cases = QUICK if args.quick else POSITIONS
+    solver: Solver = None
+    if args.solver_file.exists():
+        count = 4 if args.quick else SOLVER_COUNT
+        solver = (
+            solver_lines(args.solver_file, count),
+            solver_lines(args.solver_file, 2 * args.workers, skip=count),
+        )
     if args.mpi_child:
-        mpi_child(cases)
+        mpi_child(cases, solver)
         return 0
     print(
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
         f"{os.cpu_count()} cores"
     )
     serial = run_serial(cases)
-    local, local_startup = run_local(cases, args.workers)
+    serial_solver = solver_serial(*solver) if solver else None
+    local, local_startup, local_solver = run_local(cases, args.workers, solver)
     modes = [(f"{args.workers} local", local)]
+    solver_modes = [(f"{args.workers} local", local_solver)]
     if args.one_worker:
-        modes.insert(0, ("1 local", run_local(cases, 1)[0]))
-    mpi: tuple[list[Row], float, float] | str = "skipped (--no-mpi)"
+        modes.insert(0, ("1 local", run_local(cases, 1, None)[0]))
+    mpi: tuple[list[Row], float, float, dict[str, Row]] | str = "skipped (--no-mpi)"
     if not args.no_mpi:
-        mpi = run_mpi(args.quick, args.workers)
+        child_args = ["--quick"] if args.quick else []
+        child_args += ["--solver-file", str(args.solver_file)]
+        mpi = run_mpi(child_args, args.workers)
         if not isinstance(mpi, str):
             modes.append((f"MPI {args.workers}", mpi[0]))
+            solver_modes.append((f"MPI {args.workers}", mpi[3]))
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
+    print("Generic engine (alpha-beta with a table; depth-limited or exact):")
     report(cases, serial, modes)
+    if solver and serial_solver:
+        print()
+        print(
+            f"Connect Four solver, first {len(solver[0])} positions of {args.solver_file.name} "
+            "(serial: solve() each):"
+        )
+        base = serial_solver["seconds"]
+        print(
+            f"  serial                    {base:7.2f} s  {serial_solver['right']}/{len(solver[0])}"
+            " right"
+        )
+        for name, rows in solver_modes:
+            for way, row in rows.items():
+                print(
+                    f"  {name + ', ' + way:<25} {row['seconds']:7.2f} s  "
+                    f"{row['right']}/{len(solver[0])} right  {_ratio(base, row['seconds'])}"
+                )
+    print()
     size, pickling = task_cost(cases)
     print(
         f"a task pickles to {size} bytes; pickling and unpickling it takes {pickling * 1e6:.0f} us"
