@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import pickle
 import statistics
@@ -171,7 +172,10 @@ Solver = tuple[list[tuple[str, int]], list[tuple[str, int]]] | None  # (lines, w
 def run_local(
     cases: list[tuple[str, str, int | None]], workers: int, solver: Solver
 ) -> tuple[list[Row], float, dict[str, Row]]:
-    with ProcessPoolExecutor(workers) as executor:
+    # Spawned, not forked: a forked worker would inherit what the serial run left in this
+    # process (the Connect Four solver's table holds the very positions to solve).
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as executor:
         startup = _warm(executor, workers)
         rows = run_parallel(cases, executor, workers)
         solved = solver_parallel(*solver, executor, workers) if solver else {}
@@ -277,11 +281,18 @@ def report(
         workers = max(row["workers_used"] for row in rows)
         cpu = sum(row["cpu"] for row in rows)
         overhead = statistics.median(row["overhead"] for row in rows)
+        busy_share = busy / (wall * workers)
         out(
             f"{name}: {tasks} tasks; median round trip beyond the search {overhead * 1e3:.2f} ms "
-            f"per task; workers busy {busy / (wall * workers):.0%} of the wall time; "
+            f"per task; workers busy {busy_share:.0%} of the wall time; "
             f"processor time {cpu:.2f} s (serial {serial_cpu:.2f} s, x{cpu / serial_cpu:.2f})"
         )
+        if workers > 1:
+            out(
+                f"  estimate, not a measurement, for {workers} otherwise idle cores: serial "
+                f"processor time / (parallel processor time / ({workers} x busy share)) = "
+                f"{serial_cpu * workers * busy_share / cpu:.2f}x"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

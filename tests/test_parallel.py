@@ -401,13 +401,15 @@ def _alive(pid: int) -> bool:
 
 
 def test_cli_workers(tmp_path: Path) -> None:
-    positions_file = tmp_path / "positions.txt"
-    positions_file.write_text("5\n1,12,7\n2,5\n")
-    serial, parallel = io.StringIO(), io.StringIO()
-    assert cli.main(["solve", "mnk:4,3,3", str(positions_file)], stdout=serial) == 0
-    code = cli.main(["solve", "mnk:4,3,3", str(positions_file), "--workers", "2"], stdout=parallel)
-    assert code == 0
-    assert parallel.getvalue() == serial.getvalue()
+    # three positions: each split over the workers; six: one worker per position
+    for lines in ["5\n1,12,7\n2,5\n", "5\n1,12,7\n2,5\n3\n4,9\n11,2,7,6\n"]:
+        positions_file = tmp_path / "positions.txt"
+        positions_file.write_text(lines)
+        serial, parallel = io.StringIO(), io.StringIO()
+        assert cli.main(["solve", "mnk:4,3,3", str(positions_file)], stdout=serial) == 0
+        command = ["solve", "mnk:4,3,3", str(positions_file), "--workers", "2"]
+        assert cli.main(command, stdout=parallel) == 0
+        assert parallel.getvalue() == serial.getvalue()
     serial, parallel = io.StringIO(), io.StringIO()
     assert cli.main(["analyze", "tictactoe", "5", "--json"], stdout=serial) == 0
     code = cli.main(["analyze", "tictactoe", "5", "--json", "--workers", "2"], stdout=parallel)
