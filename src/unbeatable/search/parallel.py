@@ -102,6 +102,9 @@ PRESEARCH_PLIES = 2
 #: and two plies less are too large a part of the work (Connect Four's 7 columns: about 25%).
 PRESEARCH_MOVES = 10
 
+#: The manager remembers the best moves of at most about this many split nodes.
+MAX_HINTS = 1 << 16
+
 #: A worker process keeps the transposition tables of at most this many searchers.
 WORKER_TABLES = 2
 
@@ -481,6 +484,7 @@ class ParallelSearcher:
         self._session = uuid.uuid4().hex
         self._executor = executor
         self._own = executor is None or own_executor
+        self._given = executor is not None  # the caller's executor: never replaced by a pool
         self._workers = workers
         self._hints: dict[Any, Move] = {}  # best moves of split nodes, for the next iteration
         #: The cost of every task of the last search, in the order the results came back.
@@ -507,6 +511,8 @@ class ParallelSearcher:
     def executor(self) -> cf.Executor:
         """The executor, made now if this searcher makes its own."""
         if self._executor is None:
+            if self._given:
+                raise RuntimeError("the executor given to this searcher has been shut down")
             self._executor = cf.ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
         return self._executor
 
@@ -896,6 +902,8 @@ class _Run:
             for future in finished:
                 self._receive(future)
         top = max(root.values, key=lambda m: root.values[m])
+        if len(self.owner._hints) > MAX_HINTS:
+            self.owner._hints.clear()
         self.owner._hints[root.key] = top
         return root
 
