@@ -65,8 +65,8 @@ def test_protocol_holds_along_random_playouts(spec: str) -> None:
             # players alternate and the ply counts up
             assert after.to_move == 1 - before.to_move
             assert after.ply == before.ply + 1
-            # notation of every legal move reads back as that move
-            for move in moves:
+            # notation of every legal move reads back as that move (up to 30 on big boards)
+            for move in moves[:: max(1, len(moves) // 30)]:
                 assert before.parse_move(before.move_text(move)) == move
             win = before.winning_move()
             if win is not None:
