@@ -139,16 +139,16 @@ def solver_serial(lines: list[tuple[str, int]], warm: list[tuple[str, int]]) -> 
 def solver_parallel(
     lines: list[tuple[str, int]], warm: list[tuple[str, int]], executor: Executor, workers: int
 ) -> dict[str, Row]:
-    """Two ways: one task per position (solve_many), and each position split over the workers
-    (one task per move, each solved by the game's solver)."""
+    """Two ways: all positions at once, one task each (solve_many), and one position at a time
+    (solve: the game's solver has the whole position in one worker)."""
     game = get_game("connect4")
     states = [game.parse_position(moves) for moves, _ in lines]
     rows = {}
     with ParallelSearcher(workers, executor=executor) as searcher:
         list(searcher.solve_many([game.parse_position(moves) for moves, _ in warm]))
         for name, solver in (
-            ("per position", lambda: list(searcher.solve_many(states))),
-            ("split", lambda: [searcher.solve(state) for state in states]),
+            ("all at once", lambda: list(searcher.solve_many(states))),
+            ("one at a time", lambda: [searcher.solve(state) for state in states]),
         ):
             start = time.perf_counter()
             scores = solver()

@@ -239,12 +239,16 @@ def test_solve_many_names_the_failing_position(pool: ProcessPoolExecutor) -> Non
 
 
 def test_game_with_its_own_solver(pool: ProcessPoolExecutor) -> None:
-    """A game's own solver runs in the workers, one root move per task."""
+    """A game's own solver runs in the workers: a whole position per task for solve(), one
+    root move per task for an analysis."""
     for a, b in [(5, 3), (6, 2)]:
         state = SolvedPiles(a, b)
         with searcher(pool) as parallel:
             assert parallel.solve(state) == solve(state)
             assert parallel.solve(state, weak=True) == solve(state, weak=True)
+            result = parallel.search(state, analyse=True)
+        assert result.algorithm == "solver"
+        assert result.move_scores == Searcher().search(state, analyse=True).move_scores
 
 
 C4_LINES = ["32751571231557 -3", "335662333565 -2", "2416615552 4"]  # Test_L1_R2

@@ -656,21 +656,15 @@ class ParallelSearcher:
         )
 
     def solve(self, state: State, *, weak: bool = False) -> int:
-        """The exact score of ``state`` in the solve convention, as :func:`.driver.solve`."""
+        """The exact score of ``state`` in the solve convention, as :func:`.driver.solve`.
+
+        A game with a solver of its own has the position solved whole by that solver in one
+        worker: split by moves, it would be more work than the solver's one solve (which needs
+        only the best move's score), so one position gains nothing. Many positions do: see
+        :meth:`solve_many`. Other games are searched in parallel (:meth:`search`).
+        """
         if self._has_solver(state):
-            self.task_log = []
-            run = _Run(self, self._config(state), None, None)
-            try:
-                values = run.solve_children(state, weak=weak)
-            except (KeyboardInterrupt, WorkerLostError):
-                self._abort()
-                raise
-            finally:
-                run.drain()
-            best = max(values.values())
-            if weak:
-                return (best > 0) - (best < 0)
-            return solve_score(state, Score(best))
+            return next(iter(self.solve_many([state], weak=weak)))
         result = self.search(state)
         score = solve_score(state, result.score)
         return (score > 0) - (score < 0) if weak else score
