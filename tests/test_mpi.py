@@ -34,28 +34,70 @@ JOB = textwrap.dedent(
     """
     import json, os
     from mpi4py.futures import MPIPoolExecutor
+    from unbeatable.game import Outcome, State
     from unbeatable.games import get_game
-    from unbeatable.search import Limits
+    from unbeatable.search import Limits, Searcher
     from unbeatable.search.parallel import ParallelSearcher
 
-    cases = [("mnk:4,3,3", "", None), ("tictactoe", "5", None), ("mnk:5,5,4", "13", 4)]
-    out = []
-    with MPIPoolExecutor() as executor:
-        for spec, text, depth in cases:
-            state = get_game(spec).parse_position(text)
+
+    class Race(State):
+        # A user's game, defined in the job script: count to 21 adding 1 to 3; reaching 21 wins.
+
+        __slots__ = ("total", "turn")
+
+        def __init__(self, total=0, turn=0):
+            self.total, self.turn = total, turn
+
+        @property
+        def to_move(self):
+            return self.turn
+
+        def legal_moves(self):
+            return [n for n in (1, 2, 3) if self.total + n <= 21] if self.total < 21 else []
+
+        def play(self, move):
+            return Race(self.total + move, 1 - self.turn)
+
+        def outcome(self):
+            return Outcome.win_for(1 - self.turn) if self.total == 21 else None
+
+        def __eq__(self, other):
+            return isinstance(other, Race) and (self.total, self.turn) == (other.total, other.turn)
+
+        def __hash__(self):
+            return hash((self.total, self.turn))
+
+
+    def main():
+        cases = [("mnk:4,3,3", "", None), ("tictactoe", "5", None), ("mnk:5,5,4", "13", 4)]
+        out = []
+        with MPIPoolExecutor() as executor:
             with ParallelSearcher(executor=executor, split_depth=3) as searcher:
-                result = searcher.search(state, Limits(depth=depth))
-                workers = sorted({task.worker for task in searcher.task_log})
-            out.append({
-                "workers": searcher.workers,
-                "pids": workers,
-                "manager": os.getpid(),
-                "score": result.score.value,
-                "exact": result.exact,
-                "move": result.move,
-                "best": list(result.best_moves),
-            })
-    print(json.dumps(out))
+                for start in (0, 2, 7):
+                    got = searcher.search(Race(start))
+                    serial = Searcher().search(Race(start))
+                    assert got.score == serial.score, start
+                    assert got.best_moves == serial.best_moves, start
+                    assert {task.worker for task in searcher.task_log} - {os.getpid()}
+            for spec, text, depth in cases:
+                state = get_game(spec).parse_position(text)
+                with ParallelSearcher(executor=executor, split_depth=3) as searcher:
+                    result = searcher.search(state, Limits(depth=depth))
+                    workers = sorted({task.worker for task in searcher.task_log})
+                out.append({
+                    "workers": searcher.workers,
+                    "pids": workers,
+                    "manager": os.getpid(),
+                    "score": result.score.value,
+                    "exact": result.exact,
+                    "move": result.move,
+                    "best": list(result.best_moves),
+                })
+        print(json.dumps(out))
+
+
+    if __name__ == "__main__":
+        main()
     """
 )
 

@@ -159,6 +159,20 @@ class SolvedPiles(Piles):
         return None
 
 
+class UnboundedPiles(Piles):
+    """The same game, not telling how long it can last."""
+
+    __slots__ = ()
+
+    @property
+    def max_plies(self) -> None:  # type: ignore[override]
+        return None
+
+    def play(self, move: Move) -> UnboundedPiles:
+        child = super().play(move)
+        return UnboundedPiles(child.a, child.b, child.ply_)
+
+
 # --- same answers ----------------------------------------------------------------------------
 
 
@@ -202,6 +216,15 @@ def test_user_game_matches_serial(pool: ProcessPoolExecutor) -> None:
         assert_same(result, Searcher().search(state, limits))
         result = searcher(pool, split_depth=2).search(state, analyse=True)
         assert result.move_scores == Searcher().search(state, analyse=True).move_scores
+
+
+def test_game_of_unknown_length(pool: ProcessPoolExecutor) -> None:
+    """Without a depth limit or max_plies, only the root is split (the manager has no table)."""
+    state = UnboundedPiles(9, 8)
+    with searcher(pool, split_depth=2) as parallel:
+        result = parallel.search(state)
+        assert len(parallel.task_log) <= len(state.legal_moves())
+    assert_same(result, Searcher().search(state))
 
 
 @pytest.mark.parametrize("algorithm", ["minimax", "negamax", "alphabeta", "alphabeta-stack"])

@@ -971,6 +971,8 @@ class _Run:
         left = node.depth - 1
         if child.max_plies is not None:
             left = min(left, child.max_plies - child.ply)
+        elif node.depth >= UNLIMITED - 1000:
+            return False  # no depth limit and no bound on the game's length: unknown size
         if left < self.owner.split_depth:
             return False
         on_pv = index == 0 and (node.parent is None or node.index == 0 or node.parent.done)
