@@ -136,27 +136,38 @@ def solver_serial(lines: list[tuple[str, int]], warm: list[tuple[str, int]]) -> 
     }
 
 
+def _warm_solver(moves: str) -> int:
+    """In a worker: load the Connect Four kernels and make this process's solver (with its
+    table) by solving a position outside the measured set; then linger so that the next
+    warm-up task goes to another worker. Returns the worker's process id."""
+    solve(get_game("connect4").parse_position(moves))
+    time.sleep(0.5)
+    return os.getpid()
+
+
 def solver_parallel(
     lines: list[tuple[str, int]], warm: list[tuple[str, int]], executor: Executor, workers: int
-) -> dict[str, Row]:
-    """Two ways: all positions at once, one task each (solve_many), and one position at a time
-    (solve: the game's solver has the whole position in one worker)."""
+) -> Row:
+    """All positions at once, one task each (solve_many), on workers whose solvers are warm."""
     game = get_game("connect4")
     states = [game.parse_position(moves) for moves, _ in lines]
-    rows = {}
+    warmed = set(executor.map(_warm_solver, [moves for moves, _ in warm]))
     with ParallelSearcher(workers, executor=executor) as searcher:
-        list(searcher.solve_many([game.parse_position(moves) for moves, _ in warm]))
-        for name, solver in (
-            ("all at once", lambda: list(searcher.solve_many(states))),
-            ("one at a time", lambda: [searcher.solve(state) for state in states]),
-        ):
-            start = time.perf_counter()
-            scores = solver()
-            rows[name] = {
-                "seconds": time.perf_counter() - start,
-                "right": sum(got == want for got, (_, want) in zip(scores, lines, strict=True)),
-            }
-    return rows
+        start = time.perf_counter()
+        scores = list(searcher.solve_many(states))
+        seconds = time.perf_counter() - start
+    return {
+        "seconds": seconds,
+        "right": sum(got == want for got, (_, want) in zip(scores, lines, strict=True)),
+        "warmed": len(warmed),
+    }
+
+
+def _fresh_serial_solver(solver: tuple[list[tuple[str, int]], list[tuple[str, int]]]) -> Row:
+    """The serial solver's figures, measured in a new process (with a cold table)."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as executor:
+        return executor.submit(solver_serial, *solver).result()
 
 
 def _warm(executor: Executor, workers: int) -> float:
@@ -171,15 +182,18 @@ Solver = tuple[list[tuple[str, int]], list[tuple[str, int]]] | None  # (lines, w
 
 def run_local(
     cases: list[tuple[str, str, int | None]], workers: int, solver: Solver
-) -> tuple[list[Row], float, dict[str, Row]]:
+) -> tuple[list[Row], float, Row | None]:
     # Spawned, not forked: a forked worker would inherit what the serial run left in this
     # process (the Connect Four solver's table holds the very positions to solve).
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as executor:
         startup = _warm(executor, workers)
         rows = run_parallel(cases, executor, workers)
-        solved = solver_parallel(*solver, executor, workers) if solver else {}
-        return rows, startup, solved
+    solved = None
+    if solver:
+        with ProcessPoolExecutor(workers, mp_context=context) as executor:
+            solved = solver_parallel(*solver, executor, workers)
+    return rows, startup, solved
 
 
 def mpi_child(cases: list[tuple[str, str, int | None]], solver: Solver) -> None:
@@ -191,13 +205,13 @@ def mpi_child(cases: list[tuple[str, str, int | None]], solver: Solver) -> None:
         workers = executor.num_workers
         startup = time.perf_counter() - start + _warm(executor, workers)
         rows = run_parallel(cases, executor, workers)
-        solved = solver_parallel(*solver, executor, workers) if solver else {}
+        solved = solver_parallel(*solver, executor, workers) if solver else None
     print(json.dumps({"workers": workers, "startup": startup, "rows": rows, "solver": solved}))
 
 
 def run_mpi(
     child_args: list[str], workers: int
-) -> tuple[list[Row], float, float, dict[str, Row]] | str:
+) -> tuple[list[Row], float, float, Row | None] | str:
     """The MPI rows, the pool start-up inside the job, the whole job's launch overhead and the
     solver rows; or why MPI could not run."""
     mpiexec = Path(sys.executable).parent / "mpiexec"
@@ -218,7 +232,7 @@ def run_mpi(
     if data["workers"] != workers:
         return f"the MPI job had {data['workers']} workers, not {workers}"
     searching = sum(row["seconds"] for row in data["rows"])
-    searching += sum(row["seconds"] for row in data["solver"].values())
+    searching += data["solver"]["seconds"] if data["solver"] else 0.0
     return data["rows"], data["startup"], total - searching, data["solver"]
 
 
@@ -329,14 +343,16 @@ def main(argv: list[str] | None = None) -> int:
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
         f"{os.cpu_count()} cores"
     )
-    serial = run_serial(cases)
-    serial_solver = solver_serial(*solver) if solver else None
+    # The machine may be shared: serial runs before and after the parallel ones show the drift,
+    # and the ratios use their mean.
+    before = run_serial(cases)
+    solver_before = _fresh_serial_solver(solver) if solver else None
     local, local_startup, local_solver = run_local(cases, args.workers, solver)
     modes = [(f"{args.workers} local", local)]
-    solver_modes = [(f"{args.workers} local", local_solver)]
+    solver_modes: list[tuple[str, Row | None]] = [(f"{args.workers} local", local_solver)]
     if args.one_worker:
         modes.insert(0, ("1 local", run_local(cases, 1, None)[0]))
-    mpi: tuple[list[Row], float, float, dict[str, Row]] | str = "skipped (--no-mpi)"
+    mpi: tuple[list[Row], float, float, Row | None] | str = "skipped (--no-mpi)"
     if not args.no_mpi:
         child_args = ["--quick"] if args.quick else []
         child_args += ["--solver-file", str(args.solver_file)]
@@ -344,27 +360,43 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(mpi, str):
             modes.append((f"MPI {args.workers}", mpi[0]))
             solver_modes.append((f"MPI {args.workers}", mpi[3]))
+    after = run_serial(cases)
+    solver_after = _fresh_serial_solver(solver) if solver else None
+    serial = [
+        {
+            **one,
+            "seconds": (one["seconds"] + two["seconds"]) / 2,
+            "cpu": (one["cpu"] + two["cpu"]) / 2,
+        }
+        for one, two in zip(before, after, strict=True)
+    ]
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"serial runs: {sum(r['seconds'] for r in before):.2f} s before the parallel ones, "
+        f"{sum(r['seconds'] for r in after):.2f} s after (the table shows their mean)"
+    )
     print()
     print("Generic engine (alpha-beta with a table; depth-limited or exact):")
     report(cases, serial, modes)
-    if solver and serial_solver:
+    if solver and solver_before and solver_after:
         print()
+        count = len(solver[0])
         print(
-            f"Connect Four solver, first {len(solver[0])} positions of {args.solver_file.name} "
-            "(serial: solve() each):"
+            f"Connect Four solver, first {count} positions of {args.solver_file.name}, "
+            "each solved whole by the game's solver (in parallel: one task per position):"
         )
-        base = serial_solver["seconds"]
+        base = (solver_before["seconds"] + solver_after["seconds"]) / 2
         print(
-            f"  serial                    {base:7.2f} s  {serial_solver['right']}/{len(solver[0])}"
-            " right"
+            f"  serial (fresh process)    {base:7.2f} s  {solver_before['right']}/{count} right"
+            f"  (before {solver_before['seconds']:.2f} s, after {solver_after['seconds']:.2f} s)"
         )
-        for name, rows in solver_modes:
-            for way, row in rows.items():
-                print(
-                    f"  {name + ', ' + way:<25} {row['seconds']:7.2f} s  "
-                    f"{row['right']}/{len(solver[0])} right  {_ratio(base, row['seconds'])}"
-                )
+        for name, row in solver_modes:
+            if row is None:
+                continue
+            print(
+                f"  {name:<25} {row['seconds']:7.2f} s  {row['right']}/{count} right  "
+                f"{_ratio(base, row['seconds'])}  ({row['warmed']} workers warmed)"
+            )
     print()
     size, pickling = task_cost(cases)
     print(
