@@ -35,7 +35,7 @@ from typing import Any
 from unbeatable.game import State
 from unbeatable.games import get_game
 from unbeatable.search import Limits, Searcher, solve
-from unbeatable.search.parallel import ParallelSearcher, _Config, _Task
+from unbeatable.search.parallel import ParallelSearcher, _Config, _Task, init_worker
 
 #: (game, position, depth limit or None for an exact search)
 POSITIONS: list[tuple[str, str, int | None]] = [
@@ -166,7 +166,7 @@ def solver_parallel(
 def _fresh_serial_solver(solver: tuple[list[tuple[str, int]], list[tuple[str, int]]]) -> Row:
     """The serial solver's figures, measured in a new process (with a cold table)."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(1, mp_context=context) as executor:
+    with ProcessPoolExecutor(1, mp_context=context, initializer=init_worker) as executor:
         return executor.submit(solver_serial, *solver).result()
 
 
@@ -186,12 +186,12 @@ def run_local(
     # Spawned, not forked: a forked worker would inherit what the serial run left in this
     # process (the Connect Four solver's table holds the very positions to solve).
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as executor:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker) as executor:
         startup = _warm(executor, workers)
         rows = run_parallel(cases, executor, workers)
     solved = None
     if solver:
-        with ProcessPoolExecutor(workers, mp_context=context) as executor:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker) as executor:
             solved = solver_parallel(*solver, executor, workers)
     return rows, startup, solved
 

@@ -45,11 +45,13 @@ task (the root, the moves to the task's position, and that position); a worker p
 dies surfaces as :class:`WorkerLostError` instead of hanging the search. Ctrl-C
 (:class:`KeyboardInterrupt`) cancels every pending task and, for a pool this searcher made,
 terminates its worker processes (which ignore SIGINT themselves) before the interrupt goes on.
+Local workers run in sessions of their own (see :func:`init_worker`).
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import math
 import os
 import random
@@ -88,6 +90,7 @@ __all__ = [
     "ParallelSearcher",
     "TaskStats",
     "WorkerLostError",
+    "init_worker",
     "parallel_search",
     "parallel_solve",
 ]
@@ -214,9 +217,18 @@ def _worker_searcher(config: _Config) -> Searcher:
     return searcher
 
 
-def _ignore_sigint() -> None:
-    """Initializer of the local pool: Ctrl-C is the manager's to handle."""
+def init_worker() -> None:
+    """Initializer of the local pool's processes (pass it to a pool of your own too).
+
+    Ctrl-C is the manager's to handle (it terminates the workers), so a worker ignores SIGINT.
+    And a worker starts a session of its own, as MPI ranks do: where Linux groups the
+    scheduling of a session's processes (autogroup), the workers would otherwise share one
+    process's part of a busy machine between them, and two workers would run no faster than
+    one.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.setsid()
 
 
 def _run_task(task: _Task) -> _Report:
@@ -513,7 +525,7 @@ class ParallelSearcher:
         if self._executor is None:
             if self._given:
                 raise RuntimeError("the executor given to this searcher has been shut down")
-            self._executor = cf.ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
+            self._executor = cf.ProcessPoolExecutor(self.workers, initializer=init_worker)
         return self._executor
 
     def close(self) -> None:
