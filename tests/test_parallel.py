@@ -411,6 +411,26 @@ def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
         assert not _alive(pid), f"worker {pid} still running"
 
 
+def test_workers_outlive_no_killed_manager(tmp_path: Path) -> None:
+    script = tmp_path / "killed.py"
+    script.write_text(INTERRUPTED)
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        pids = [int(pid) for pid in process.stdout.readline().split()]
+        assert len(pids) == 2
+        process.kill()
+        process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for pid in pids:
+        assert not _alive(pid), f"worker {pid} still running"
+
+
 def _alive(pid: int) -> bool:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

@@ -57,6 +57,7 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 import traceback
 import uuid
@@ -220,7 +221,8 @@ def _worker_searcher(config: _Config) -> Searcher:
 def init_worker() -> None:
     """Initializer of the local pool's processes (pass it to a pool of your own too).
 
-    Ctrl-C is the manager's to handle (it terminates the workers), so a worker ignores SIGINT.
+    Ctrl-C is the manager's to handle (it terminates the workers), so a worker ignores SIGINT;
+    a worker whose manager has died exits within a second.
     And a worker starts a session of its own, as MPI ranks do: where Linux groups the
     scheduling of a session's processes (autogroup), the workers would otherwise share one
     process's part of a busy machine between them, and two workers would run no faster than
@@ -229,6 +231,16 @@ def init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.setsid()
+    # A manager killed outright (SIGKILL) cannot stop its workers: they stop themselves.
+    parent = os.getppid()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker process once its parent has gone."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 def _run_task(task: _Task) -> _Report:
