@@ -411,7 +411,7 @@ def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
         assert not _alive(pid), f"worker {pid} still running"
 
 
-def test_workers_outlive_no_killed_manager(tmp_path: Path) -> None:
+def test_workers_end_when_the_manager_is_killed(tmp_path: Path) -> None:
     script = tmp_path / "killed.py"
     script.write_text(INTERRUPTED)
     process = subprocess.Popen(
