@@ -307,6 +307,17 @@ def test_terminal_position(pool: ProcessPoolExecutor) -> None:
     assert result.move is None
 
 
+def test_exact_after_shallower_iterations(pool: ProcessPoolExecutor) -> None:
+    """A depth limit beyond the game's end is exact, as serially, though the pre-search and
+    the iterations of a time budget were not."""
+    state = get_game("mnk:4,3,3").initial()
+    for limits in (Limits(depth=12), Limits(depth=12, time=60)):
+        serial = Searcher().search(state, limits)
+        with searcher(pool) as parallel:
+            assert_same(parallel.search(state, limits), serial)
+        assert serial.exact
+
+
 def test_nodes_are_summed_over_tasks(pool: ProcessPoolExecutor) -> None:
     state = get_game("mnk:4,3,3").initial()
     with searcher(pool) as parallel:

@@ -635,10 +635,12 @@ class ParallelSearcher:
                 try:
                     if len(depths) == 1 and self._presearch(state, depth, analyse):
                         run.iteration(state, depth - PRESEARCH_PLIES, False)
+                    horizon = run.totals.horizon
                     root = run.iteration(state, depth, analyse)
                 except _Stop:
                     break
-                last = self._result(state, run, algorithm, start, root, depth, analyse)
+                exact = run.totals.horizon == horizon  # no depth limit cut this iteration
+                last = self._result(state, run, algorithm, start, root, depth, analyse, exact)
                 yield last
                 if last.exact or depth >= max_depth:
                     return
@@ -805,12 +807,12 @@ class ParallelSearcher:
         root: _Node,
         depth: int,
         analyse: bool,
+        exact: bool,
     ) -> SearchResult:
         legal = list(state.legal_moves())
         values = root.values
         best_value = max(values.values())
         best = tuple(m for m in legal if values[m] >= best_value)
-        exact = run.totals.horizon == 0
         scores = None
         if analyse:
             scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
