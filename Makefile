@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play test lint typecheck pytest bench clean graphviz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,16 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi]'
+	@$(MAKE) --no-print-directory graphviz
 	touch $@ $(VENV)/.installed-run
+
+# Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
+# the command writes DOT only and the tests that need `dot` are skipped.
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
+	  || echo "Graphviz not installed: 'unbeatable tree' writes DOT only; its SVG/PNG tests skip"
+
 
 # the peers (easyAI, OpenSpiel) are measured beside us by the benchmarks, never by the tests
 $(VENV)/.installed-bench: $(VENV)/.installed-test

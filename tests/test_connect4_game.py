@@ -81,6 +81,11 @@ def test_the_evaluation_is_the_same_for_mirror_images() -> None:
         assert a.key() == b.key()
 
 
+def test_moves_may_be_separated_by_any_white_space() -> None:
+    game = get_game("connect4")
+    assert game.parse_position("4\t4 5\n3") == game.parse_position("4453")
+
+
 def test_move_sequence_and_picture_notations() -> None:
     game = get_game("connect4")
     state = game.parse_position("4453")
@@ -120,6 +125,17 @@ def test_bad_moves_name_the_column_and_the_position() -> None:
 def test_impossible_pictures_are_rejected(picture: str, why: str) -> None:
     with pytest.raises(InvalidPositionError, match=why):
         get_game("connect4").parse_position(picture)
+
+
+def test_pictures_no_game_reaches_are_rejected() -> None:
+    # x moved first, so one of the bottom cells is x's; with o on both it cannot arise
+    with pytest.raises(InvalidPositionError, match="no alternating order of play"):
+        get_game("connect4:width=3,height=2").parse_position("xx./oo.")
+    with pytest.raises(InvalidPositionError, match="no alternating order of play"):
+        get_game("connect4:width=4,height=4").parse_position("..../..../xx../oo..")
+    # every position reached by play reads back from its picture
+    for state in random_states(40, seed=9):
+        assert get_game("connect4").parse_position(str(state)) == state
 
 
 def test_sizes_beyond_a_64_bit_board_are_refused() -> None:

@@ -179,8 +179,20 @@ def test_unknown_games_and_parameters_are_named() -> None:
         get_game("mnk:q=3")
     with pytest.raises(UnknownGameError, match="whole number"):
         get_game("mnk:m=x")
+    with pytest.raises(UnknownGameError, match="parameter k is given twice"):
+        get_game("mnk:3,3,3,k=2")
+    with pytest.raises(UnknownGameError, match="parameter m is given twice"):
+        get_game("mnk:m=3,m=4,n=3,k=3")
     with pytest.raises(UnknownGameError, match="k must be"):
         get_game("mnk:3,3,9")
     assert get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
     assert get_game("tictactoe").spec == "tictactoe"
     assert get_game("mnk:m=5,n=5,k=4").spec == "mnk:m=5,n=5,k=4"
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "subtraction"])
+def test_non_ascii_digits_are_not_moves(spec: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        get_game(spec).initial().parse_move("\uff15")  # a full-width 5
+    with pytest.raises(GameError):
+        get_game(spec).parse_position("\uff15")

@@ -437,3 +437,48 @@ def test_solve_scores_read_back_as_the_same_value(spec: str) -> None:
             value = WIN - distance if distance % 2 else -WIN + distance
             score = solve_score(state, Score(value))
             assert value_from_solve_score(state, score) == value, (game, state.ply, distance)
+
+
+def test_iterative_without_a_depth_limit_deepens_until_exact() -> None:
+    state = get_game("tictactoe").parse_position("5")
+    depths = [r.depth for r in Searcher(iterative=True).iterate(state)]
+    assert depths == sorted(depths) and depths[0] == 1
+    final = Searcher(iterative=True).search(state)
+    assert final.exact and final.score == search(state).score
+
+
+def test_a_searcher_reused_for_another_game_does_not_answer_from_the_old_table() -> None:
+    searcher = Searcher()
+    assert searcher.search(get_game("tictactoe").initial()).score.is_draw
+    three_three_two = searcher.search(get_game("mnk:3,3,2").initial()).score
+    assert three_three_two == search(get_game("mnk:3,3,2").initial()).score
+    assert three_three_two.is_win
+    a = searcher.search(get_game("subtraction:8,3").initial()).score
+    b = searcher.search(get_game("subtraction:8,4").initial()).score
+    assert a.is_loss and b.is_win  # 8 is a multiple of 4 but not of 5
+
+
+def test_principal_variations_keep_the_value_at_every_step() -> None:
+    """Table moves are followed only when they keep the value: with mirror-image keys a
+    stored move may belong to another orientation (position 75 once gave a losing line)."""
+    game = get_game("tictactoe")
+    for text in ["75", "1", "15", "159", "2", "26", "5", "51", "513"]:
+        state = game.parse_position(text)
+        for options in ({}, {"hints": False}, {"algorithm": "minimax", "table": True}):
+            result = search(state, **options)  # type: ignore[arg-type]
+            position = state
+            for move in result.pv:
+                analysis = search(position, analyse=True)
+                assert analysis.move_scores is not None
+                assert analysis.move_scores[move] == analysis.score, (text, options, result.pv)
+                position = position.play(move)
+
+
+def test_scores_order_by_value_alone_and_bad_evaluations_are_named() -> None:
+    assert not Score(5, exact=False) < Score(5)
+    assert Score(5, exact=False) <= Score(5) and Score(5) <= Score(5, exact=False)
+    state = get_game("mnk:4,4,4").initial()
+    with pytest.raises(ValueError, match="not a number"):
+        search(state, Limits(depth=1), evaluate=lambda s: float("nan"))
+    huge = search(state, Limits(depth=1), evaluate=lambda s: float("inf"))
+    assert huge.score.kind == "heuristic"

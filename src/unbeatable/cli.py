@@ -1,26 +1,51 @@
 """The command line: a thin layer over the library. ``main(argv) -> exit code``.
 
 Every user error (unknown game, bad position, bad move, bad option, missing file) is one line on
-stderr and exit code 2; no traceback.
+stderr and exit code 2; no traceback. Ctrl-C stops a command cleanly with exit code 130, after
+printing what it has (the deepest completed iteration of a search, the games of a match so far).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import random
+import shutil
+import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from .game import Game, GameError, Move, State
+from . import render
+from .bench import BENCH_POSITIONS, BenchResult, run_bench
+from .game import Game, GameError, Move, State, player_name
 from .games import get_game, registered
-from .players import AIPlayer
+from .players import PLAYER_SPECS, MatchRecord, parse_player, play_match
 from .search import ALGORITHMS, Limits, Score, Searcher, SearchResult, solve, solve_score
 from .search.parallel import ParallelSearcher, ParallelSearchError
+from .tree import (
+    MAX_TREE_DEPTH,
+    TREE_ALGORITHMS,
+    TreeTooLargeError,
+    build_tree,
+    format_value,
+    to_dot,
+    to_text,
+)
 
-__all__ = ["main", "run"]
+__all__ = ["build_parser", "main", "run"]
 
 PROG = "unbeatable"
+
+#: A node budget no search reaches: it makes the library deepen one ply at a time (so that an
+#: interrupted exact search still has its last completed iteration) without ever stopping it.
+_DEEPEN = 1 << 62
+
+#: Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
 
 
 class UsageError(Exception):
@@ -49,6 +74,16 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def _pause(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 to 60 seconds")
     return value
 
 
@@ -165,8 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "play",
-        help="play against the AI in the terminal (or from a pipe)",
-        description="Play against the AI. Type a move, or: hint, undo, quit.",
+        help="play against the AI in the terminal (or from a pipe), or watch it play itself",
+        description=(
+            "Play against the AI: type a move (a cell, a column, a number of tokens...), or "
+            "hint (the best moves with their scores), moves, undo, new, help or quit. "
+            "The AI plays perfectly unless --depth, --time or --nodes limits it; Ctrl-C while "
+            "it thinks makes it play the best move found so far. Input may come from a pipe."
+        ),
         epilog="Example: printf '5\\n1\\n9\\n' | unbeatable play tictactoe --human x",
     )
     _add_game(p)
@@ -176,7 +216,89 @@ def build_parser() -> argparse.ArgumentParser:
         help="the side you play: first/x or second/o (default first)",
     )
     p.add_argument("--position", default="", help="start from this position")
+    p.add_argument("--demo", action="store_true", help="watch the AI play both sides")
+    p.add_argument(
+        "--delay",
+        type=_pause,
+        default=None,
+        metavar="SECONDS",
+        help="pause between demo moves (default 0.5 on a terminal, else 0)",
+    )
+    p.add_argument("--seed", type=int, help="break ties between equally good moves at random")
     _add_search_options(p)
+
+    p = sub.add_parser(
+        "tree",
+        help="draw the search tree of a position (DOT, SVG, PNG or text)",
+        description=(
+            "Search POSITION to --depth plies and draw every node: max nodes (first player to "
+            "move) point up, min nodes down, finished games are boxes and positions at the "
+            "depth limit are dotted; values are from the first player's view, >= and <= mark "
+            "bounds; each edge carries its move; moves alpha-beta never searched are dashed "
+            "and grey; the principal variation is red. DOT goes to stdout or -o FILE; SVG and "
+            "PNG need Graphviz's dot program."
+        ),
+        epilog="Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg",
+    )
+    _add_game(p)
+    p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
+    p.add_argument("--depth", type=_positive_int, default=2, help="plies to search (default 2)")
+    p.add_argument(
+        "--algorithm",
+        choices=TREE_ALGORITHMS,
+        default="alphabeta",
+        help="plain minimax or alpha-beta (default alphabeta)",
+    )
+    p.add_argument(
+        "--hints",
+        action="store_true",
+        help="alpha-beta tries the game's move order and spots wins at once (as the solver "
+        "does); default: legal order, the textbook picture",
+    )
+    p.add_argument("--boards", action="store_true", help="draw each position in its node")
+    p.add_argument(
+        "--max-nodes",
+        type=_positive_int,
+        default=500,
+        metavar="N",
+        help="refuse trees of more than N nodes (default 500)",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
+    p.add_argument(
+        "--format",
+        choices=("dot", "svg", "png", "text"),
+        help="default: from FILE's suffix, else dot",
+    )
+
+    p = sub.add_parser(
+        "match",
+        help="play N games between two players and tabulate the results",
+        description=(
+            "Play N games between players A and B, alternating who starts, and print wins, "
+            f"draws, losses and the average time per move of each. A player is {PLAYER_SPECS}. "
+            "Ties between equally good moves are broken at random from --seed (printed, so a "
+            "match can be repeated)."
+        ),
+        epilog="Example: unbeatable match perfect random --game tictactoe -n 20 --seed 7",
+    )
+    p.add_argument("player_a", metavar="A", help="the first player, e.g. perfect or depth:3")
+    p.add_argument("player_b", metavar="B", help="the second player, e.g. random or time:0.1")
+    p.add_argument("--game", default="tictactoe", help="the game (default tictactoe)")
+    p.add_argument("-n", "--games", type=_positive_int, default=10, help="games (default 10)")
+    p.add_argument("--seed", type=int, help="the random seed (default: a random one)")
+    p.add_argument("--position", default="", help="start every game from this position")
+
+    p = sub.add_parser(
+        "bench",
+        help="search fixed positions; print nodes, time and the node-count signature",
+        description=(
+            "Search a fixed set of positions at fixed depths and print each one's nodes and "
+            "time, then the node total: a signature that changes only when the search visits "
+            "different nodes (time varies from run to run; the signature must not)."
+        ),
+        epilog="Example: unbeatable bench",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -248,7 +370,7 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]
             stream.close()
         if parallel is not None:
             parallel.close()
-    if bad or mismatched:
+    if (bad or mismatched) and solved + bad > 1:
         print(
             f"{PROG}: {solved} positions solved, {mismatched} mismatched, {bad} bad lines",
             file=err,
@@ -263,20 +385,33 @@ def _parse_score(text: str) -> int:
         raise GameError(f"score {text!r} is not a whole number", text=text) from None
 
 
-def describe(score: Score, state: State | None = None) -> str:
+def describe(score: Score, state: State | None = None, depth: int | None = None) -> str:
+    """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
+    score in brackets when the game has one), or ``+23 (heuristic, depth 4)``."""
+    if score.kind == "heuristic":
+        return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
     text = str(score)
     if state is not None and score.exact and state.max_plies is not None:
         text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
     return text
 
 
-def analysis_json(game: Game, state: State, result: SearchResult) -> dict[str, Any]:
-    """The JSON form of an analysis (schema in the README)."""
+def _position_text(game: Game, state: State, given: str) -> str:
+    try:
+        return game.format_position(state)
+    except NotImplementedError:
+        return given.strip()
+
+
+def analysis_json(
+    game: Game, state: State, result: SearchResult, *, interrupted: bool = False, given: str = ""
+) -> dict[str, Any]:
+    """The JSON form of an analysis (schema in docs/cli.md)."""
     scores = result.move_scores or {}
     return {
         "game": game.spec,
-        "position": game.format_position(state),
-        "to_move": "first" if state.to_move == 0 else "second",
+        "position": _position_text(game, state, given),
+        "to_move": player_name(state.to_move),
         "score": _score_json(state, result.score),
         "best_moves": [state.move_text(m) for m in result.best_moves],
         "moves": [
@@ -290,7 +425,8 @@ def analysis_json(game: Game, state: State, result: SearchResult) -> dict[str, A
         "depth": result.depth,
         "seconds": round(result.elapsed, 6),
         "exact": result.exact,
-        "complete": result.complete,
+        "complete": result.complete and not interrupted,
+        "interrupted": interrupted,
         "algorithm": result.algorithm,
     }
 
@@ -299,6 +435,7 @@ def _score_json(state: State, score: Score) -> dict[str, Any]:
     data: dict[str, Any] = {"kind": score.kind, "text": str(score), "value": score.value}
     if score.plies is not None:
         data["plies"] = score.plies
+        data["moves_to_end"] = score.moves
     if score.exact and state.max_plies is not None:
         data["solve_score"] = solve_score(state, score)
     return data
@@ -312,34 +449,84 @@ def _line_text(state: State, moves: Iterable[Move]) -> list[str]:
     return texts
 
 
+def _search_limits(
+    state: State, searcher: Searcher | ParallelSearcher, limits: Limits
+) -> Limits:
+    """The limits to search with: with none given, deepen one ply at a time until the value is
+    exact (so that Ctrl-C leaves a completed iteration to report), unless the game's own
+    solver answers."""
+    if limits != Limits():
+        return limits
+    own_solver = type(state).exact_move_values is not State.exact_move_values
+    if own_solver and searcher.algorithm is None and searcher.evaluate is None:
+        return limits
+    return Limits(nodes=_DEEPEN)
+
+
+def _search(
+    searcher: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyse: bool
+) -> tuple[SearchResult | None, bool]:
+    """The last completed iteration of a search, and whether Ctrl-C cut the search short."""
+    last: SearchResult | None = None
+    try:
+        for result in searcher.iterate(
+            state, _search_limits(state, searcher, limits), analyse=analyse
+        ):
+            last = result
+    except KeyboardInterrupt:
+        return last, True
+    return last, False
+
+
+def _game_over(state: State, given: str) -> GameError:
+    return GameError(f"the game is over in {given.strip()!r}: {state.outcome()}", text=given)
+
+
 def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     game = get_game(args.game)
     state = game.parse_position(args.position)
     if state.outcome() is not None:
-        raise GameError(f"the game is over in {args.position!r}: {state.outcome()}")
+        raise _game_over(state, args.position)
     parallel = _parallel(args)
     if parallel is not None:
         with parallel:
-            result = parallel.search(state, _limits(args), analyse=True)
+            result, interrupted = _search(parallel, state, _limits(args), analyse=True)
     else:
-        result = _searcher(args).search(state, _limits(args), analyse=True)
+        result, interrupted = _search(_searcher(args), state, _limits(args), analyse=True)
+    if result is None:
+        print(f"{PROG}: interrupted before the first iteration completed", file=err)
+        return INTERRUPTED
+    if interrupted:
+        print(f"{PROG}: interrupted: the deepest completed iteration follows", file=err)
     if args.json:
-        out.write(json.dumps(analysis_json(game, state, result), indent=2) + "\n")
-        return 0
-    out.write(game.picture(state) + "\n")
-    side = "first" if state.to_move == 0 else "second"
-    out.write(f"{side} player to move: {describe(result.score, state)}\n")
+        data = analysis_json(game, state, result, interrupted=interrupted, given=args.position)
+        out.write(json.dumps(data, indent=2) + "\n")
+        return INTERRUPTED if interrupted else 0
+    render.print_board(out, game.picture(state), color=render.is_tty(out))
+    depth = None if result.exact else result.depth
+    out.write(
+        f"{player_name(state.to_move)} player to move: {describe(result.score, state, depth)}\n"
+    )
+    rows = []
     for move, score in (result.move_scores or {}).items():
-        mark = "*" if move in result.best_moves else " "
-        out.write(f" {mark} {state.move_text(move):>4}  {describe(score, state)}\n")
+        mark = "*" if move in result.best_moves else ""
+        rows.append([f"{mark}{state.move_text(move)}", describe(score, state, depth)])
+    render.print_table(out, ["move", "score"], rows, align="ll", color=render.is_tty(out))
     out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(_line_text(state, result.pv))}\n")
-    out.write(
-        f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
-        f"depth {result.depth}, {result.elapsed * 1000:.1f} ms"
-        f"{'' if result.exact else ', heuristic'}{'' if result.complete else ', interrupted'}\n"
-    )
-    return 0
+    if result.algorithm == "solver":
+        out.write(f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms\n")
+    else:
+        out.write(
+            f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
+            f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
+            f"{'' if result.exact else ', heuristic'}"
+            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+        )
+    return INTERRUPTED if interrupted else 0
+
+
+# --- play ------------------------------------------------------------------------------------
 
 
 def _side(text: str) -> int:
@@ -351,59 +538,461 @@ def _side(text: str) -> int:
     raise UsageError(f"--human {text!r}: choose first (x) or second (o)")
 
 
-def cmd_play(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
-    game = get_game(args.game)
-    human = _side(args.human)
-    history = [game.parse_position(args.position)]
-    ai = AIPlayer(_limits(args), _searcher(args))
-    out.write(
-        f"{game.spec}: you play {'first' if human == 0 else 'second'}; "
-        "type a move, hint, undo or quit\n"
-    )
-    while True:
-        state = history[-1]
-        out.write(game.picture(state) + "\n")
-        outcome = state.outcome()
-        if outcome is not None:
-            verdict = (
-                "draw"
-                if outcome.winner is None
-                else ("you win" if outcome.winner == human else "the AI wins")
+def _strength(limits: Limits) -> str:
+    parts = []
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    if limits.time is not None:
+        parts.append(f"{limits.time:g} s a move")
+    if limits.nodes is not None:
+        parts.append(f"{limits.nodes} nodes")
+    return ", ".join(parts) if parts else "perfect play"
+
+
+#: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
+QUICK_MOVE_SECONDS = 1.0
+
+#: With more plies than this left, a game's own solver may be slow (Connect Four's opening).
+SLOW_SOLVER_PLIES = 30
+
+#: A search of this many nodes that does not settle the start's value warns of slow play.
+PROBE_NODES = 20_000
+
+PLAY_HELP = (
+    "a move (as the board numbers it), or: hint (best moves and scores), moves (the legal "
+    "moves), undo (take back your last move), new (start again), help, quit"
+)
+
+
+class _Play:
+    """One play session: the history of positions, the AI and the screen."""
+
+    def __init__(self, args: argparse.Namespace, out: IO[str], inp: IO[str]) -> None:
+        self.game = get_game(args.game)
+        self.start = self.game.parse_position(args.position)
+        if self.start.outcome() is not None:
+            raise _game_over(self.start, args.position)
+        rng = random.Random(args.seed) if args.seed is not None else None
+        self.searcher = Searcher(args.algorithm, table_size=args.table_size, rng=rng)
+        self.limits = _limits(args)
+        self.out = out
+        self.inp = inp
+        self.interactive = render.is_tty(inp)
+        # Colours and the spinner only for a person at a terminal, not for a scripted game.
+        self.color = render.is_tty(out) and (self.interactive or args.demo)
+        self.history = [self.start]
+
+    def warn_if_slow(self) -> None:
+        """Perfect play by plain search can take minutes a move: when a short search of the
+        start does not settle its value, say so."""
+        state = self.start
+        if self.limits != Limits():
+            return
+        if _search_limits(state, self.searcher, self.limits) == self.limits:
+            # The game's own solver: it cannot be probed, nor stopped until it returns.
+            left = state.max_plies - state.ply if state.max_plies is not None else None
+            if left is None or left > SLOW_SOLVER_PLIES:
+                self.out.write(
+                    "note: the game's own solver can take minutes a move this early, and Ctrl-C "
+                    "reaches it only when it returns; --time SECONDS limits the AI\n"
+                )
+            return
+        if not self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
+            self.out.write(
+                "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
+                "play its best move so far, --time SECONDS limits it\n"
             )
-            out.write(f"game over: {verdict}\n")
+
+    def board(self, state: State) -> None:
+        render.print_board(self.out, self.game.picture(state), color=self.color)
+
+    def think(self, state: State) -> tuple[Move, SearchResult]:
+        if self.color:
+            with render.console(self.out).status("thinking..."):
+                result, interrupted = _search(self.searcher, state, self.limits, analyse=False)
+        else:
+            result, interrupted = _search(self.searcher, state, self.limits, analyse=False)
+        if interrupted and result is None:
+            # The game's own solver (or the first iteration) was cut short: move at once, by a
+            # short bounded search instead.
+            self.out.write(f"interrupted: the best move of a {QUICK_MOVE_SECONDS:g} s search\n")
+            result = self.searcher.search(state, Limits(time=QUICK_MOVE_SECONDS))
+        elif interrupted and result is not None:
+            self.out.write(f"interrupted: the best move of depth {result.depth}\n")
+        assert result is not None and result.move is not None
+        return result.move, result
+
+    def demo(self, delay: float) -> int:
+        out = self.out
+        out.write(f"{self.game.spec}: the AI ({_strength(self.limits)}) plays both sides\n")
+        self.warn_if_slow()
+        state = self.start
+        while state.outcome() is None:
+            self.board(state)
+            move, result = self.think(state)
+            who = player_name(state.to_move)
+            out.write(f"{who} plays {state.move_text(move)} ({who}: {describe(result.score)})\n")
+            out.flush()
+            state = state.play(move)
+            if delay > 0:
+                time.sleep(delay)
+        self.board(state)
+        out.write(f"game over: {state.outcome()}\n")
+        return 0
+
+    def hint(self, state: State) -> None:
+        result, interrupted = _search(self.searcher, state, self.limits, analyse=True)
+        if result is None:
+            self.out.write("hint interrupted before any result\n")
+            return
+        depth = None if result.exact else result.depth
+        best = " ".join(state.move_text(m) for m in result.best_moves)
+        self.out.write(f"best for you: {best} ({describe(result.score, None, depth)})\n")
+        scores = result.move_scores or {}
+        others = [f"{state.move_text(m)} {s}" for m, s in scores.items()]
+        self.out.write(f"all moves: {', '.join(others)}{' (interrupted)' if interrupted else ''}\n")
+
+    def undo(self, human: int) -> bool:
+        """Back to before the human's last move; False when there is none."""
+        history = self.history
+        for index in range(len(history) - 2, -1, -1):
+            if history[index].to_move == human:
+                del history[index + 1 :]
+                return True
+        return False
+
+    def run(self, human: int) -> int:
+        out, game = self.out, self.game
+        you = player_name(human)
+        tip = "; Ctrl-C while it thinks makes it move at once" if self.limits == Limits() else ""
+        out.write(
+            f"{game.spec}: you play {you} against the AI ({_strength(self.limits)}{tip}). "
+            f"Type {PLAY_HELP}.\n"
+        )
+        self.warn_if_slow()
+        show = True
+        while True:
+            state = self.history[-1]
+            outcome = state.outcome()
+            if outcome is None and state.to_move != human:
+                move, result = self.think(state)
+                out.write(f"AI plays {state.move_text(move)} (AI: {describe(result.score)})\n")
+                self.history.append(state.play(move))
+                show = True
+                continue
+            if show:
+                self.board(state)
+                if outcome is not None:
+                    winner = outcome.winner
+                    verdict = (
+                        "draw"
+                        if winner is None
+                        else "you win"
+                        if winner == human
+                        else "the AI wins"
+                    )
+                    out.write(f"game over: {verdict}. Type new, undo or quit.\n")
+                show = False
+            out.write("> " if outcome is not None else f"your move ({you}): ")
+            out.flush()
+            line = self.inp.readline()
+            if not line:
+                if outcome is None:
+                    out.write("\nend of input: game left unfinished\n")
+                else:
+                    out.write("\n")
+                return 0
+            text = line.strip()
+            if not self.interactive:
+                out.write(text + "\n")
+            command = text.lower()
+            if not command:
+                continue
+            if command in ("quit", "q", "exit"):
+                return 0
+            if command in ("help", "?"):
+                out.write(f"type {PLAY_HELP}\n")
+            elif command == "moves":
+                moves = " ".join(state.move_text(m) for m in state.legal_moves())
+                out.write(f"legal moves: {moves or 'none'}\n")
+            elif command == "new":
+                self.history = [self.start]
+                out.write("new game\n")
+                show = True
+            elif command == "undo":
+                if self.undo(human):
+                    show = True
+                else:
+                    out.write("nothing to undo\n")
+            elif outcome is not None:
+                out.write(f"the game is over ({outcome}): type new, undo or quit\n")
+            elif command == "hint":
+                self.hint(state)
+            else:
+                try:
+                    self.history.append(state.play_text(text))
+                    show = True
+                except GameError as error:
+                    out.write(f"{error}; try again (or type help)\n")
+
+
+def cmd_play(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
+    session = _Play(args, out, inp)
+    if args.demo:
+        delay = args.delay if args.delay is not None else (0.5 if session.color else 0.0)
+        return session.demo(delay)
+    return session.run(_side(args.human))
+
+
+# --- tree ------------------------------------------------------------------------------------
+
+TREE_LEGEND = (
+    "▲ max (first player to move)  ▼ min (second)  □ game over  dotted: evaluated at the "
+    "depth limit  dashed grey: pruned  red: principal variation"
+)
+
+
+def _format_of(args: argparse.Namespace) -> str:
+    if args.format is not None:
+        return str(args.format)
+    suffix = Path(args.output).suffix.lower() if args.output else ""
+    return {".svg": "svg", ".png": "png", ".txt": "text"}.get(suffix, "dot")
+
+
+def _write(path: str, data: str | bytes) -> None:
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror}") from None
+
+
+def cmd_tree(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    game = get_game(args.game)
+    state = game.parse_position(args.position)
+    if state.outcome() is not None:
+        raise _game_over(state, args.position)
+    fmt = _format_of(args)
+    if fmt in ("svg", "png") and not args.output:
+        raise UsageError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
+    where = repr(args.position.strip()) if args.position.strip() else "the start"
+    if args.depth > MAX_TREE_DEPTH:
+        raise UsageError(f"--depth {args.depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
+    try:
+        tree = build_tree(
+            state, args.depth, args.algorithm, hints=args.hints, max_nodes=args.max_nodes
+        )
+    except TreeTooLargeError:
+        raise UsageError(
+            f"the {args.algorithm} tree from {where} at depth {args.depth} has more than "
+            f"{args.max_nodes} nodes: lower --depth, start from a later position, or raise "
+            "--max-nodes"
+        ) from None
+    pv = " ".join(_line_text(state, tree.pv))
+    summary = (
+        f"{tree.nodes} nodes searched, {tree.pruned} pruned; value "
+        f"{format_value(tree.root.value).replace(chr(10), ', ')} for the first player; PV {pv}"
+    )
+    if fmt == "text":
+        heading = f"{game.spec} from {where}, {args.algorithm} to depth {args.depth}: {summary}"
+        if not args.output and render.is_tty(out):
+            render.print_search_tree(out, tree, heading)
             return 0
-        if state.to_move != human:
-            move = ai.choose(state)
-            assert ai.last is not None
-            out.write(f"AI plays {state.move_text(move)} ({ai.last.score})\n")
-            history.append(state.play(move))
-            continue
-        out.write("your move: ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            out.write("\nend of input: game left unfinished\n")
-            return 0
-        text = line.strip()
-        if not inp.isatty():
-            out.write(text + "\n")
-        if text == "quit":
-            return 0
-        if text == "hint":
-            result = Searcher(args.algorithm).search(state, _limits(args), analyse=True)
-            best = ", ".join(state.move_text(m) for m in result.best_moves)
-            out.write(f"best: {best} ({result.score})\n")
-            continue
-        if text == "undo":
-            while len(history) > 1:
-                history.pop()
-                if history[-1].to_move == human:
-                    break
-            continue
-        try:
-            history.append(state.play_text(text))
-        except GameError as error:
-            out.write(f"{error}; try again\n")
+        text = heading + "\n" + to_text(tree)
+    else:
+        title = (
+            f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}"
+            f"{' with move hints' if args.hints else ''}\n{summary}\n{TREE_LEGEND}"
+        )
+        text = to_dot(tree, title=title, board=game.picture if args.boards else None)
+    if fmt in ("dot", "text"):
+        if args.output:
+            _write(args.output, text)
+            out.write(f"wrote {args.output}: {summary}\n")
+        else:
+            out.write(text)
+        return 0
+    program = shutil.which("dot")
+    if program is None:
+        dot_path = str(Path(args.output).with_suffix(".dot"))
+        _write(dot_path, text)
+        print(
+            f"{PROG}: Graphviz's dot is not installed, so wrote {dot_path}; install Graphviz "
+            f"(e.g. apt-get install graphviz) and run: dot -T{fmt} {dot_path} -o {args.output}",
+            file=err,
+        )
+        return 1
+    done = subprocess.run(
+        [program, f"-T{fmt}", "-o", args.output], input=text.encode(), capture_output=True
+    )
+    if done.returncode != 0:
+        why = (done.stderr.decode(errors="replace").strip().splitlines() or ["failed"])[0]
+        print(f"{PROG}: dot could not draw {args.output}: {why}", file=err)
+        return 1
+    out.write(f"wrote {args.output}: {summary}\n")
+    return 0
+
+
+# --- match -----------------------------------------------------------------------------------
+
+
+class _Tally:
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.wins = self.draws = self.losses = self.moves = 0
+        self.seconds = 0.0
+
+    def row(self) -> list[str]:
+        games = self.wins + self.draws + self.losses
+        average = f"{self.seconds / self.moves * 1000:.2f}" if self.moves else "-"
+        points = f"{(self.wins + self.draws / 2) / games * 100:.0f}%" if games else "-"
+        return [
+            self.label,
+            str(games),
+            str(self.wins),
+            str(self.draws),
+            str(self.losses),
+            points,
+            average,
+        ]
+
+
+def cmd_match(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    game = get_game(args.game)
+    start = game.parse_position(args.position)
+    if start.outcome() is not None:
+        raise _game_over(start, args.position)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    master = random.Random(seed)
+    players = [
+        parse_player(args.player_a, random.Random(master.getrandbits(64))),
+        parse_player(args.player_b, random.Random(master.getrandbits(64))),
+    ]
+    same = players[0].name == players[1].name
+    tallies = [
+        _Tally(f"{tag}: {p.name}" if same else p.name) for tag, p in zip("AB", players, strict=True)
+    ]
+    out.write(
+        f"{game.spec}: {players[0].name} vs {players[1].name}, {args.games} games, "
+        f"seed {seed} (repeat with --seed {seed})\n"
+    )
+    out.flush()
+    interrupted = False
+    try:
+        with render.progress(err, args.games, "match") as bar:
+            for number in range(args.games):
+                a_side = (start.to_move + number) % 2
+                sides = (0, 1) if a_side == 0 else (1, 0)  # sides[i]: the side player i plays
+                seats = (players[0], players[1]) if a_side == 0 else (players[1], players[0])
+                record = play_match(start, *seats)
+                _score_game(record, start, sides, tallies)
+                bar.advance()
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"{PROG}: interrupted: the games finished so far follow", file=err)
+    render.print_table(
+        out,
+        ["player", "games", "wins", "draws", "losses", "score", "ms/move"],
+        [t.row() for t in tallies],
+        color=render.is_tty(out),
+    )
+    return INTERRUPTED if interrupted else 0
+
+
+def _score_game(
+    record: MatchRecord, start: State, sides: tuple[int, int], tallies: list[_Tally]
+) -> None:
+    assert record.outcome is not None
+    winner = record.outcome.winner
+    for index, side in enumerate(sides):
+        tally = tallies[index]
+        if winner is None:
+            tally.draws += 1
+        elif winner == side:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+        for ply, seconds in enumerate(record.times):
+            if (start.to_move + ply) % 2 == side:
+                tally.moves += 1
+                tally.seconds += seconds
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    results: list[BenchResult] = []
+    interrupted = False
+    try:
+        with render.progress(err, len(BENCH_POSITIONS), "bench") as bar:
+
+            def done(result: BenchResult) -> None:
+                results.append(result)
+                bar.advance()
+
+            run_bench(on_result=done)
+    except KeyboardInterrupt:
+        interrupted = True
+        print(f"{PROG}: interrupted after {len(results)} positions", file=err)
+    total = sum(r.nodes for r in results)
+    seconds = sum(r.seconds for r in results)
+    if args.json:
+        data = {
+            "positions": [
+                {
+                    "game": r.position.game,
+                    "position": r.position.position,
+                    "depth": r.position.depth,
+                    "algorithm": r.position.algorithm,
+                    "table": r.position.table,
+                    "nodes": r.nodes,
+                    "seconds": round(r.seconds, 6),
+                    "score": str(r.score),
+                }
+                for r in results
+            ],
+            "signature": total,
+            "seconds": round(seconds, 6),
+            "complete": not interrupted,
+        }
+        out.write(json.dumps(data, indent=2) + "\n")
+        return INTERRUPTED if interrupted else 0
+    rows = [
+        [
+            r.position.label,
+            str(r.nodes),
+            f"{r.seconds * 1000:.1f}",
+            f"{r.nodes / r.seconds / 1000:.0f}" if r.seconds > 0 else "-",
+            str(r.score),
+        ]
+        for r in results
+    ]
+    render.print_table(
+        out, ["position", "nodes", "ms", "knodes/s", "score"], rows, color=render.is_tty(out)
+    )
+    rate = f", {total / seconds / 1000:.0f} knodes/s" if seconds > 0 else ""
+    out.write(
+        f"signature: {total} nodes in {seconds:.2f} s{rate}"
+        f"{' (interrupted: incomplete)' if interrupted else ''}\n"
+    )
+    return INTERRUPTED if interrupted else 0
+
+
+# --- entry point -----------------------------------------------------------------------------
+
+COMMANDS: dict[str, Callable[..., int]] = {
+    "analyze": cmd_analyze,
+    "tree": cmd_tree,
+    "match": cmd_match,
+    "bench": cmd_bench,
+}
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def main(
@@ -419,26 +1008,31 @@ def main(
     inp = stdin or sys.stdin
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        try:
+            with contextlib.redirect_stdout(out):  # --help and --version write to ``out``
+                args = parser.parse_args(argv)
+        except SystemExit as done:
+            return done.code if isinstance(done.code, int) else 0
         if args.command is None:
             parser.print_help(out)
             return 2
         if args.command == "solve":
             return cmd_solve(args, out, err, inp)
-        if args.command == "analyze":
-            return cmd_analyze(args, out, err)
         if args.command == "play":
             return cmd_play(args, out, err, inp)
-        raise UsageError(f"unknown command {args.command!r}")
+        command = COMMANDS.get(args.command)
+        if command is None:
+            raise UsageError(f"unknown command {args.command!r}")
+        return command(args, out, err)
     except (UsageError, ValueError) as error:
-        print(f"{PROG}: error: {error}", file=err)
+        print(f"{PROG}: error: {_one_line(error)}", file=err)
         return 2
     except ParallelSearchError as error:
         print(f"{PROG}: error: {error}", file=err)
         return 3
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=err)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         return 0
 

@@ -233,7 +233,7 @@ def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:
     """
     token = text.strip()
     position = str(state)
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):
         raise InvalidMoveError(
             f"{token!r} is not a {noun} (1-{count})", text=token, position=position
         )

@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .game import Move, Outcome, State
-from .search import Limits, Searcher, SearchResult
+from .search import ALGORITHMS, Limits, Searcher, SearchResult
 
-__all__ = ["AIPlayer", "MatchRecord", "Player", "RandomPlayer", "play_match"]
+__all__ = [
+    "AIPlayer",
+    "MatchRecord",
+    "Player",
+    "PlayerSpecError",
+    "RandomPlayer",
+    "parse_player",
+    "play_match",
+]
+
+#: The evaluations a player spec can ask for: the game's own, or none (every unfinished
+#: position at the depth limit is worth 0).
+EVALUATIONS = ("game", "zero")
+
+PLAYER_SPECS = (
+    "random | perfect | depth:N | time:SECONDS | nodes:N, optionally followed by "
+    f",algorithm=NAME ({'|'.join(ALGORITHMS)}) and ,eval=game|zero"
+)
+
+
+class PlayerSpecError(ValueError):
+    """A player spec that does not parse; carries the offending text."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 class Player:
@@ -59,11 +85,77 @@ class AIPlayer(Player):
         return self.last.move
 
 
+def _zero(state: State) -> float:
+    return 0
+
+
+def parse_player(spec: str, rng: random.Random) -> Player:
+    """The player that ``spec`` describes (see :data:`PLAYER_SPECS`), named by its spec.
+
+    ``rng`` breaks ties: the random player draws its moves from it, and an AI player picks at
+    random among equally good moves (so that games between the same players differ).
+
+    >>> parse_player("depth:3,eval=zero", random.Random(1)).name
+    'depth:3,eval=zero'
+    """
+    text = spec.strip()
+    head, *options = [part.strip() for part in text.split(",")]
+    kind, colon, arg = head.partition(":")
+    kind = kind.lower()
+
+    def bad(why: str) -> PlayerSpecError:
+        return PlayerSpecError(f"player {spec!r}: {why} (a player is {PLAYER_SPECS})", spec)
+
+    if kind == "random":
+        if colon or options:
+            raise bad("random takes no argument or option")
+        player: Player = RandomPlayer(rng)
+        player.name = text
+        return player
+    algorithm: str | None = None
+    evaluate = None
+    for option in options:
+        key, eq, value = option.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not eq or not value:
+            raise bad(f"option {option!r} is not KEY=VALUE")
+        if key == "algorithm":
+            if value not in ALGORITHMS:
+                raise bad(f"unknown algorithm {value!r}")
+            algorithm = value
+        elif key == "eval":
+            if value not in EVALUATIONS:
+                raise bad(f"unknown evaluation {value!r}")
+            evaluate = _zero if value == "zero" else None
+        else:
+            raise bad(f"unknown option {key!r}")
+    try:
+        if kind == "perfect":
+            if colon:
+                raise bad("perfect takes no argument")
+            limits = Limits()
+        elif kind == "depth":
+            limits = Limits(depth=int(arg))
+        elif kind == "nodes":
+            limits = Limits(nodes=int(arg))
+        elif kind == "time":
+            limits = Limits(time=float(arg))
+        else:
+            raise bad(f"unknown kind {kind!r}")
+    except ValueError as err:
+        if isinstance(err, PlayerSpecError):
+            raise
+        raise bad(f"{arg!r} is not a valid {kind} limit") from None
+    searcher = Searcher(algorithm, evaluate=evaluate, rng=rng)
+    return AIPlayer(limits, searcher, name=text)
+
+
 @dataclass
 class MatchRecord:
-    """How one game went: the moves and the outcome."""
+    """How one game went: the moves, the seconds each move took to choose, and the outcome."""
 
     moves: list[Move] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
     outcome: Outcome | None = None
 
 
@@ -77,7 +169,9 @@ def play_match(
     record = MatchRecord()
     players = (first, second)
     while state.outcome() is None:
+        start = time.perf_counter()
         move = players[state.to_move].choose(state)
+        record.times.append(time.perf_counter() - start)
         if on_move is not None:
             on_move(state, move)
         record.moves.append(move)

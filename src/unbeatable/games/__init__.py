@@ -85,6 +85,8 @@ def get_game(spec: str, **params: int) -> Game:
                     )
                 key = entry.params[index]
             key, value = key.strip(), value.strip()
+            if key in given:
+                raise UnknownGameError(f"{spec!r}: parameter {key} is given twice")
             if key not in entry.params:
                 raise UnknownGameError(
                     f"{spec!r}: {entry.name} has no parameter {key!r}"

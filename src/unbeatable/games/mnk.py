@@ -206,7 +206,7 @@ class MNK(Game):
 
     def split_moves(self, text: str) -> list[str]:
         text = text.strip()
-        if self.cells <= 9 and text.isdigit():
+        if self.cells <= 9 and text.isascii() and text.isdigit():
             return list(text)
         return text.replace(",", " ").split()
 

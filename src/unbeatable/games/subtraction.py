@@ -50,7 +50,11 @@ class Subtraction(Game):
             assert isinstance(state, SubtractionState)
             return state
         value, _, side = stripped[5:].partition(",")
-        if not value.isdigit() or int(value) > self.pile or side not in ("", "first", "second"):
+        if (
+            not (value.isascii() and value.isdigit())
+            or int(value) > self.pile
+            or side not in ("", "first", "second")
+        ):
             raise InvalidPositionError(
                 f"{stripped!r} is not a position: write pile=N with N from 0 to {self.pile}, "
                 "then ',second' if the second player is to move",
@@ -84,7 +88,9 @@ class SubtractionState(State):
 
     @property
     def max_plies(self) -> int:
-        return self.ply_ + self.pile
+        """The game's length bound: the full pile, plus one so that a position read as
+        ``pile=N,second`` (ply 1) fits it too."""
+        return self.full + 1
 
     def legal_moves(self) -> list[int]:
         return list(range(1, min(self.take, self.pile) + 1))
@@ -100,7 +106,7 @@ class SubtractionState(State):
         return Outcome.win_for(1 - self.to_move)
 
     def key(self) -> Hashable:
-        return self.pile
+        return (self.pile, self.take)
 
     def evaluate(self) -> float:
         """Exact for this game: a pile that is a multiple of take+1 is lost for the mover."""
@@ -108,7 +114,7 @@ class SubtractionState(State):
 
     def parse_move(self, text: str) -> int:
         token = text.strip()
-        if not token.isdigit():
+        if not (token.isascii() and token.isdigit()):
             raise InvalidMoveError(
                 f"{token!r} is not a number of tokens (1-{self.take})",
                 text=token,

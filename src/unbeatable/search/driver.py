@@ -105,9 +105,10 @@ class Searcher:
     immediate-win detection (alpha-beta only; plain minimax and negamax visit every node).
     ``evaluate`` and ``order`` replace the game's evaluation and move order without forking it.
     ``rng``: break ties among equally good moves at random instead of by move order.
-    ``iterative``: deepen one ply at a time up to the depth limit even without a time or node
-    budget (with a budget the search always deepens; without one, by default it goes straight
-    to the limit so that node counts compare algorithm with algorithm).
+    ``iterative``: deepen one ply at a time even without a time or node budget, up to the depth
+    limit or, without one, until the value is exact (with a budget the search always deepens;
+    without one, by default it goes straight to the limit, or to the end of the game, so that
+    node counts compare algorithm with algorithm).
     """
 
     def __init__(
@@ -137,6 +138,7 @@ class Searcher:
         self.order = order
         self.rng = rng
         self.iterative = iterative
+        self._game: tuple[type, object] | None = None
 
     def choose_algorithm(self, state: State) -> str:
         if self.algorithm is not None:
@@ -180,6 +182,12 @@ class Searcher:
         if not isinstance(state, State):
             raise TypeError(f"search needs a State, not {type(state).__name__}")
         start = time.perf_counter()
+        # The table is kept between searches of the same game only: keys need not tell games
+        # apart (tic-tac-toe and the 3,3,2 game share their keys).
+        game = (type(state), getattr(state, "game", None))
+        if self.table is not None and self._game is not None and game != self._game:
+            self.table.clear()
+        self._game = game
         algorithm = self.choose_algorithm(state)
         longest = state.max_plies
         if (
@@ -211,7 +219,7 @@ class Searcher:
                 yield self._from_game_solver(state, engine, start, solved, analyse)
                 return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
-        deepen = limits.bounded or (self.iterative and limits.depth is not None)
+        deepen = limits.bounded or self.iterative
         depths: Sequence[int] = range(1, max_depth + 1) if deepen else (max_depth,)
         last: SearchResult | None = None
         for depth in depths:
@@ -306,7 +314,7 @@ class Searcher:
             # search of the same position.
             stored = RESOLVED if exact else depth
             engine.table.store(engine.key(state), to_table(best_value, 0), EXACT, stored, best[0])
-        pv = self._pv(state, engine, lines.get(best[0], [best[0]]), depth)
+        pv = self._pv(state, engine, lines.get(best[0], [best[0]]), depth, best_value)
         return best, best_value, pv, scores, exact
 
     @staticmethod
@@ -364,9 +372,16 @@ class Searcher:
         return values, lines
 
     @staticmethod
-    def _pv(state: State, engine: Engine, line: list[Move], depth: int) -> tuple[Move, ...]:
+    def _pv(
+        state: State, engine: Engine, line: list[Move], depth: int, value: int
+    ) -> tuple[Move, ...]:
         """The principal variation: the best move's line as the search saw it, extended by the
-        table's best moves where a table hit cut the line short."""
+        table's best moves where a table hit cut the line short.
+
+        ``value`` is the root's value. A table move is only followed when the position it
+        leads to holds an exact entry of just the value the line predicts: with symmetric keys
+        an entry's move may belong to a mirror image, and is then not taken.
+        """
         line = list(line)
         table = engine.table
         if table is None:
@@ -374,17 +389,28 @@ class Searcher:
         position = state
         for move in line:
             position = position.play(move)
+            value = _child_value(value)
         seen = set()
         while len(line) < depth and position.outcome() is None:
             key = engine.key(position)
             entry = table.probe(key)
-            if entry is None or entry.move is None or key in seen or entry.flag != EXACT:
+            if entry is None or entry.move is None or key in seen:
                 break
             seen.add(key)
             if entry.move not in position.legal_moves():
                 break
+            child = position.play(entry.move)
+            expected = _child_value(value)
+            outcome = child.outcome()
+            if outcome is not None:
+                if engine.terminal_value(child, outcome.winner, 0) != expected:
+                    break
+            else:
+                found = table.probe(engine.key(child))
+                if found is None or found.flag != EXACT or found.value != expected:
+                    break
             line.append(entry.move)
-            position = position.play(entry.move)
+            position, value = child, expected
         return tuple(line)
 
     def _result(
@@ -471,3 +497,12 @@ def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None)
     result = (searcher or Searcher()).search(state)
     score = solve_score(state, result.score)
     return (score > 0) - (score < 0) if weak else score
+
+
+def _child_value(value: int) -> int:
+    """The value, counted from the child, of the child that keeps a position's ``value``."""
+    if value >= WIN_MIN:
+        return -(value + 1)
+    if value <= -WIN_MIN:
+        return -(value - 1)
+    return -value

@@ -75,6 +75,12 @@ class Engine:
         """The evaluation of an unfinished position, from its side to move's view, clamped."""
         self.horizon += 1
         raw = self.evaluate_hook(state) if self.evaluate_hook is not None else state.evaluate()
+        if raw != raw:
+            raise ValueError(f"the evaluation of {state} is not a number ({raw!r})")
+        if raw >= EVAL_LIMIT:
+            return EVAL_LIMIT - 1
+        if raw <= -EVAL_LIMIT:
+            return 1 - EVAL_LIMIT
         value = int(raw)
         if value >= EVAL_LIMIT:
             return EVAL_LIMIT - 1

@@ -56,7 +56,7 @@ def from_table(value: int, ply: int) -> int:
     return value
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Score:
     """A position's value from the side to move's view, with its readable form.
 
@@ -106,6 +106,18 @@ class Score:
         if plies is None:
             return None
         return (plies + 1) // 2 if self.is_win else plies // 2
+
+    def __lt__(self, other: Score) -> bool:
+        return self.value < other.value
+
+    def __le__(self, other: Score) -> bool:
+        return self.value <= other.value
+
+    def __gt__(self, other: Score) -> bool:
+        return self.value > other.value
+
+    def __ge__(self, other: Score) -> bool:
+        return self.value >= other.value
 
     def __neg__(self) -> Score:
         return Score(-self.value, self.exact)

@@ -157,7 +157,7 @@ class Connect4(Game):
 
     def split_moves(self, text: str) -> list[str]:
         text = text.strip()
-        if self.width <= 9 and "," not in text and " " not in text:
+        if self.width <= 9 and not any(ch == "," or ch.isspace() for ch in text):
             return list(text)
         return text.replace(",", " ").split()
 
@@ -231,6 +231,12 @@ class Connect4(Game):
                     text=text,
                     position=text,
                 )
+        if not self._reachable(first, second):
+            raise InvalidPositionError(
+                f"{text!r} cannot arise: no alternating order of play under gravity reaches it",
+                text=text,
+                position=text,
+            )
         moves = xs + os
         current = first if moves % 2 == 0 else second
         outcome: Outcome | None = None
@@ -250,6 +256,35 @@ class Connect4(Game):
             if (stones + lowest) & stones:
                 return False
         return True
+
+    def _reachable(self, first: int, second: int, limit: int = 200_000) -> bool:
+        """Some game reaches these stones: taking back the last mover's top stones one at a
+        time, alternately, empties the board without passing a four. A search of more than
+        ``limit`` positions is not finished and the picture is accepted."""
+        seen: set[tuple[int, int]] = set()
+        stack = [(first, second)]
+        while stack:
+            a, b = stack.pop()
+            mask = a | b
+            if not mask:
+                return True
+            if (a, b) in seen:
+                continue
+            seen.add((a, b))
+            if len(seen) > limit:
+                return True
+            x_moved_last = a.bit_count() > b.bit_count()
+            stones = a if x_moved_last else b
+            for column in self.columns:
+                in_column = mask & column
+                if not in_column:
+                    continue
+                top = 1 << (in_column.bit_length() - 1)
+                if stones & top:
+                    before = (a ^ top, b) if x_moved_last else (a, b ^ top)
+                    if not (aligned(before[0], self.height) or aligned(before[1], self.height)):
+                        stack.append(before)
+        return False
 
     def _last_stone_possible(self, stones: int, mask: int) -> bool:
         """A top stone of the winner completes all of its fours (the winning move)."""

@@ -1,0 +1,579 @@
+"""The command line, through ``main(argv, stdout=, stderr=, stdin=)``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unbeatable import cli, get_game, registered
+from unbeatable.bench import run_bench
+from unbeatable.search import Searcher, SearchResult
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+
+#: The bench's node total, recorded once. It changes only when a search visits different nodes:
+#: update it together with the change that explains why.
+BENCH_SIGNATURE = 291765
+
+#: A non-final position of every registered game with default parameters, played as moves.
+SAMPLE_POSITIONS = {"tictactoe": "51", "mnk": "5", "subtraction": "3", "connect4": "4453"}
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(list(argv), stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()
+
+
+def games() -> list[str]:
+    return sorted(registered())
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no subcommands")
+
+
+# --- help ------------------------------------------------------------------------------------
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    commands = subcommands()
+    assert {"solve", "analyze", "play", "tree", "match", "bench"} <= set(commands)
+    for name in commands:
+        code, out, err = run(name, "--help")
+        assert code == 0, name
+        assert err == ""
+        assert f"usage: unbeatable {name}" in out
+        example = re.search(r"Example: (.*unbeatable " + name + r"\b.*)", out)
+        assert example is not None, f"{name} --help has no example"
+
+
+def test_top_level_help_and_no_command() -> None:
+    code, out, _ = run("--help")
+    assert code == 0 and "Example:" in out
+    for name in subcommands():
+        assert name in out
+    code, out, _ = run()
+    assert code == 2 and "usage" in out
+
+
+# --- user errors: one line, exit code 2, no traceback ---------------------------------------
+
+BAD_INPUT: list[tuple[list[str], str, str]] = [
+    # (argv, stdin, text the message must name)
+    (["nosuchcommand"], "", "nosuchcommand"),
+    (["solve", "nosuchgame"], "", "tictactoe"),  # the registered games are listed
+    (["solve", "tictactoe"], "5z\n", "z"),
+    (["solve", "tictactoe", "/no/such/file"], "", "/no/such/file"),
+    (["solve", "mnk:4,4,9"], "", "9"),
+    (["analyze", "nosuchgame", "5"], "", "tictactoe"),
+    (["analyze", "tictactoe", "5z"], "", "z"),
+    (["analyze", "tictactoe", "55"], "", "5"),
+    (["analyze", "tictactoe", "12437"], "", "over"),
+    (["analyze", "tictactoe", "5", "--depth", "0"], "", "0"),
+    (["analyze", "tictactoe", "5", "--time", "-1"], "", "-1"),
+    (["analyze", "tictactoe", "5", "--algorithm", "magic"], "", "magic"),
+    (["analyze", "subtraction:pile=x", ""], "", "x"),
+    (["play", "tictactoe", "--human", "both"], "", "both"),
+    (["play", "tictactoe", "--position", "99"], "", "9"),
+    (["play", "nosuchgame"], "", "tictactoe"),
+    (["play", "tictactoe", "--demo", "--delay", "-1"], "", "-1"),
+    (["play", "tictactoe", "--demo", "--delay", "inf"], "", "inf"),
+    (["play", "tictactoe", "--demo", "--delay", "soon"], "", "soon"),
+    (["tree", "tictactoe", "5", "--depth", "zero"], "", "zero"),
+    (["tree", "tictactoe", "", "--depth", "5"], "", "--max-nodes"),
+    (["tree", "tictactoe", "5", "--format", "gif"], "", "gif"),
+    (["tree", "subtraction:pile=900,take=1", "--depth", "800"], "", "800"),
+    (["tree", "tictactoe", "5", "--format", "svg"], "", "-o"),
+    (["tree", "tictactoe", "x"], "", "x"),
+    (["tree", "tictactoe", "5", "-o", "/no/such/dir/t.dot"], "", "/no/such/dir/t.dot"),
+    (["match", "perfect", "genius"], "", "genius"),
+    (["match", "depth:x", "random"], "", "depth:x"),
+    (["match", "random", "random", "-n", "0"], "", "0"),
+    (["match", "random", "random", "--game", "chess"], "", "tictactoe"),
+    (["match", "random", "random", "--position", "5z"], "", "z"),
+    (["bench", "--depth", "3"], "", "--depth"),
+]
+
+
+@pytest.mark.parametrize(("argv", "stdin", "named"), BAD_INPUT, ids=lambda v: repr(v)[:40])
+def test_user_errors_are_one_line_and_exit_2(argv: list[str], stdin: str, named: str) -> None:
+    code, _, err = run(*argv, stdin=stdin)
+    assert code == 2
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("unbeatable: ")
+    assert named in lines[0]
+
+
+def test_every_command_is_fed_malformed_input() -> None:
+    fed = {argv[0] for argv, _, _ in BAD_INPUT}
+    assert set(subcommands()) <= fed
+
+
+def test_unknown_game_lists_the_registered_games() -> None:
+    _, _, err = run("analyze", "nosuchgame")
+    for name in registered():
+        assert name in err
+
+
+def test_bad_move_in_play_says_why_and_asks_again() -> None:
+    code, out, err = run("play", "tictactoe", stdin="5\n5\n0\nfoo\n")
+    assert code == 0 and err == ""
+    assert "cell 5 is taken" in out
+    assert "cell 0 does not exist" in out
+    assert "'foo' is not a cell" in out
+    assert out.count("try again") == 3
+    assert out.count("your move (first):") == 5  # 1 played, 3 refused, then end of input
+
+
+# --- analyze ---------------------------------------------------------------------------------
+
+
+def _schema() -> dict[str, Any]:
+    text = DOCS.read_text(encoding="utf-8")
+    found = re.search(r"<!-- analyze-json-schema -->\s*```json\n(.*?)```", text, re.S)
+    assert found is not None, "docs/cli.md lost the analyze --json schema"
+    schema: dict[str, Any] = json.loads(found.group(1))
+    return schema
+
+
+def validate(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str = "$") -> None:
+    """A small JSON Schema checker: the keywords the documented schema uses."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        validate(value, root["$defs"][name], root, path)
+        return
+    if "enum" in schema:
+        assert value in schema["enum"], f"{path}: {value!r} not in {schema['enum']}"
+    kind = schema.get("type")
+    types = {
+        "object": dict,
+        "array": list,
+        "string": str,
+        "boolean": bool,
+        "integer": int,
+        "number": (int, float),
+    }
+    if kind is not None:
+        assert isinstance(value, types[kind]), f"{path}: {value!r} is not {kind}"
+        if kind in ("integer", "number"):
+            assert not isinstance(value, bool), f"{path}: {value!r} is a boolean"
+    if "minimum" in schema:
+        assert value >= schema["minimum"], f"{path}: {value} < {schema['minimum']}"
+    if kind == "object":
+        for key in schema.get("required", []):
+            assert key in value, f"{path}: {key!r} missing"
+        properties = schema.get("properties", {})
+        if schema.get("additionalProperties") is False:
+            extra = set(value) - set(properties)
+            assert not extra, f"{path}: undocumented {sorted(extra)}"
+        for key, item in value.items():
+            if key in properties:
+                validate(item, properties[key], root, f"{path}.{key}")
+    if kind == "array":
+        assert len(value) >= schema.get("minItems", 0), f"{path}: too few items"
+        for index, item in enumerate(value):
+            validate(item, schema.get("items", {}), root, f"{path}[{index}]")
+
+
+def test_the_validator_rejects_what_it_should() -> None:
+    schema = _schema()
+    _, out, _ = run("analyze", "tictactoe", "51", "--json")
+    data = json.loads(out)
+    for broken in (
+        {**data, "surprise": 1},
+        {k: v for k, v in data.items() if k != "pv"},
+        {**data, "nodes": "many"},
+        {**data, "to_move": "third"},
+        {**data, "moves": [{**data["moves"][0], "value": 1.5}]},
+        {**data, "score": {"kind": "win"}},
+    ):
+        with pytest.raises(AssertionError):
+            validate(broken, schema, schema)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tictactoe", "51"],
+        ["tictactoe", ""],
+        ["tictactoe", "1425"],
+        ["mnk:4,4,4", "6,11", "--depth", "3"],
+        ["mnk:4,4,4", "6", "--nodes", "2000"],
+        ["subtraction", "pile=9", "--algorithm", "minimax"],
+        ["subtraction:pile=30", "", "--depth", "2"],
+    ],
+)
+def test_analyze_json_follows_the_documented_schema(argv: list[str]) -> None:
+    code, out, err = run("analyze", *argv, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    schema = _schema()
+    validate(data, schema, schema)
+    state = get_game(data["game"]).parse_position(data["position"])
+    assert [m["move"] for m in data["moves"]] == [state.move_text(m) for m in state.legal_moves()]
+    assert [m["move"] for m in data["moves"] if m["best"]] == data["best_moves"]
+    assert data["pv"][0] in data["best_moves"]
+    best_value = max(m["value"] for m in data["moves"])
+    assert data["score"]["value"] == best_value
+
+
+@pytest.mark.parametrize("game", games())
+def test_analyze_json_for_every_game(game: str) -> None:
+    code, out, err = run("analyze", game, SAMPLE_POSITIONS.get(game, ""), "--depth", "2", "--json")
+    assert code == 0, err
+    schema = _schema()
+    validate(json.loads(out), schema, schema)
+
+
+def test_analyze_text_marks_the_best_moves() -> None:
+    code, out, _ = run("analyze", "tictactoe", "1425")
+    assert code == 0
+    assert "first player to move: win in 1" in out
+    assert re.search(r"^\*3\s+win in 1", out, re.M)
+    assert re.search(r"^7\s+win in 1", out, re.M) is None or "*7" in out
+    assert "best: 3" in out
+    assert "principal variation: 3" in out
+    assert re.search(r"\d+ nodes, \d+ table hits, \d+ cut-offs, depth \d+", out)
+
+
+def test_analyze_heuristic_scores_name_their_depth() -> None:
+    code, out, _ = run("analyze", "mnk:4,4,4", "6", "--depth", "2")
+    assert code == 0
+    assert "(heuristic, depth 2)" in out
+    assert "heuristic" in out.splitlines()[-1]
+
+
+def _interrupting_iterate(monkeypatch: pytest.MonkeyPatch, completed: int) -> None:
+    """Make every search yield ``completed`` iterations, then act as if Ctrl-C was pressed."""
+    real = Searcher.iterate
+
+    def iterate(self: Searcher, *args: Any, **kwargs: Any) -> Iterator[SearchResult]:
+        for count, result in enumerate(real(self, *args, **kwargs)):
+            if count == completed:
+                break
+            yield result
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Searcher, "iterate", iterate)
+
+
+def test_ctrl_c_during_analyze_prints_the_last_completed_iteration(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _interrupting_iterate(monkeypatch, completed=2)
+    code, out, err = run("analyze", "tictactoe", "")
+    assert code == 130
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and "interrupted" in err
+    assert "depth 2" in out and "interrupted" in out.splitlines()[-1]
+    code, out, err = run("analyze", "tictactoe", "", "--json")
+    assert code == 130
+    data = json.loads(out)
+    assert data["interrupted"] and not data["complete"] and data["depth"] == 2
+
+
+def test_ctrl_c_before_any_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
+    _interrupting_iterate(monkeypatch, completed=0)
+    code, out, err = run("analyze", "tictactoe", "5")
+    assert code == 130 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_ctrl_c_while_the_ai_thinks_plays_the_best_move_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli._Play, "warn_if_slow", lambda self: None)
+    _interrupting_iterate(monkeypatch, completed=1)
+    code, out, _ = run("play", "tictactoe", "--demo")
+    assert code == 0
+    assert "interrupted: the best move of depth 1" in out
+    assert "game over" in out
+
+
+def test_ctrl_c_before_the_ai_has_a_move_makes_it_move_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = Searcher.iterate
+    calls = []
+
+    def iterate(self: Searcher, state: Any, limits: Any = None, **kwargs: Any) -> Any:
+        calls.append(limits)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        yield from real(self, state, limits, **kwargs)
+
+    monkeypatch.setattr(cli._Play, "warn_if_slow", lambda self: None)
+    monkeypatch.setattr(Searcher, "iterate", iterate)
+    monkeypatch.setattr(cli, "QUICK_MOVE_SECONDS", 0.05)
+    code, out, _ = run("play", "tictactoe", "--human", "second", stdin="quit\n")
+    assert code == 0
+    assert "interrupted: the best move of a 0.05 s search" in out
+    assert "AI plays" in out
+
+
+def test_exact_analysis_agrees_with_a_single_search() -> None:
+    # Without limits analyze deepens ply by ply; the answer is that of one exact search.
+    _, out, _ = run("analyze", "tictactoe", "5", "--json")
+    data = json.loads(out)
+    result = Searcher().search(get_game("tictactoe").parse_position("5"), analyse=True)
+    assert data["score"]["value"] == result.score.value
+    assert data["exact"] and data["complete"]
+    state = get_game("tictactoe").parse_position("5")
+    assert data["best_moves"] == [state.move_text(m) for m in result.best_moves]
+    assert result.move_scores is not None
+    assert [m["value"] for m in data["moves"]] == [s.value for s in result.move_scores.values()]
+
+
+# --- play ------------------------------------------------------------------------------------
+
+
+def test_scripted_game_from_a_pipe() -> None:
+    # x: 5, the AI answers; then x plays wherever it can until the game ends.
+    script = "5\n" + "\n".join(str(c) for c in range(1, 10)) + "\n"
+    code, out, err = run("play", "tictactoe", "--human", "x", stdin=script)
+    assert code == 0 and err == ""
+    assert "AI plays" in out
+    assert "game over: " in out
+    assert "you win" not in out  # the AI plays perfectly
+    assert "\x1b[" not in out  # no terminal codes in a pipe
+
+
+def test_slow_perfect_play_is_announced() -> None:
+    _, out, _ = run("play", "mnk:4,4,4", stdin="quit\n")
+    assert "note: perfect play of this game can take minutes" in out
+    _, out, _ = run("play", "connect4", stdin="quit\n")
+    assert "note: the game's own solver can take minutes" in out
+    for argv in (
+        ["tictactoe"],
+        ["subtraction"],
+        ["mnk:4,4,4", "--time", "0.1"],
+        ["connect4", "--depth", "2"],
+        ["connect4:4,4"],
+    ):
+        _, out, _ = run("play", *argv, stdin="quit\n")
+        assert "note:" not in out
+
+
+def test_human_second_and_commands() -> None:
+    script = "moves\nhint\nhelp\n2\nundo\nundo\nnew\nquit\n"
+    code, out, _ = run("play", "tictactoe", "--human", "second", stdin=script)
+    assert code == 0
+    assert out.index("AI plays 1") < out.index("your move (second):")
+    assert "legal moves: 2 3 4 5 6 7 8 9" in out
+    assert "best for you: 5 (draw)" in out
+    assert "all moves: 2 loss in" in out
+    assert "type a move" in out
+    assert "nothing to undo" in out
+    assert "new game" in out
+
+
+def test_a_won_game_and_what_follows() -> None:
+    # depth 1 is too weak to stop a fork: x wins, then undo takes back the winning move
+    script = "1\n9\n3\n7\n5\n2\n4\n8\n6\nhint\nundo\nquit\n"
+    code, out, _ = run("play", "tictactoe", "--depth", "1", stdin=script)
+    assert code == 0
+    assert "game over:" in out
+    assert "the game is over" in out or "you win" in out or "the AI wins" in out
+
+
+@pytest.mark.parametrize("game", games())
+def test_demo_for_every_game(game: str) -> None:
+    code, out, err = run("play", game, "--demo", "--depth", "2", "--seed", "1")
+    assert code == 0, err
+    assert "game over: " in out
+    assert "plays" in out
+
+
+@pytest.mark.parametrize("game", games())
+def test_play_every_game_from_a_pipe(game: str) -> None:
+    state = get_game(game).initial()
+    first = state.move_text(state.legal_moves()[0])
+    code, out, err = run("play", game, "--depth", "1", stdin=f"nonsense\n{first}\nquit\n")
+    assert code == 0, err
+    assert "try again" in out
+    assert "AI plays" in out
+
+
+# --- tree ------------------------------------------------------------------------------------
+
+
+def test_tree_dot_on_stdout() -> None:
+    code, out, err = run("tree", "tictactoe", "5137", "--depth", "2")
+    assert code == 0 and err == ""
+    assert out.startswith("digraph search_tree {")
+    assert 'style="dashed", color="gray60"' in out  # alpha-beta pruned something
+    assert 'color="red"' in out
+
+
+@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
+def test_tree_for_every_game(game: str, algorithm: str, tmp_path: Path) -> None:
+    target = tmp_path / "tree.dot"
+    position = SAMPLE_POSITIONS.get(game, "")
+    code, out, err = run(
+        "tree", game, position, "--depth", "2", "--algorithm", algorithm, "-o", str(target)
+    )
+    assert code == 0, err
+    assert out.startswith(f"wrote {target}: ")
+    assert target.read_text().startswith("digraph")
+
+
+def test_tree_text_and_boards() -> None:
+    code, out, _ = run("tree", "tictactoe", "5137", "--format", "text", "--algorithm", "minimax")
+    assert code == 0
+    assert "26 nodes searched, 0 pruned" in out.splitlines()[0]
+    code, out, _ = run("tree", "tictactoe", "5137", "--boards")
+    assert "O 2 X\\n4 X 6\\nO 8 9" in out
+
+
+def test_tree_size_guard_message() -> None:
+    code, _, err = run("tree", "tictactoe", "", "--depth", "3", "--max-nodes", "50")
+    assert code == 2
+    assert "more than 50 nodes: lower --depth, start from a later position" in err
+    code, _, _ = run("tree", "tictactoe", "", "--depth", "3", "--max-nodes", "5000")
+    assert code == 0
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("fmt", ["svg", "png"])
+def test_tree_picture_with_graphviz(fmt: str, tmp_path: Path) -> None:
+    target = tmp_path / f"tree.{fmt}"
+    code, _, err = run("tree", "tictactoe", "5137", "-o", str(target))
+    assert code == 0, err
+    data = target.read_bytes()
+    assert data.startswith(b"\x89PNG") if fmt == "png" else b"<svg" in data
+
+
+def test_tree_picture_without_graphviz(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    target = tmp_path / "tree.svg"
+    code, out, err = run("tree", "tictactoe", "5137", "-o", str(target))
+    assert code == 1 and out == ""
+    assert not target.exists()
+    assert (tmp_path / "tree.dot").read_text().startswith("digraph")
+    assert err.count("\n") == 1
+    assert f"dot -Tsvg {tmp_path / 'tree.dot'} -o {target}" in err
+
+
+# --- match -----------------------------------------------------------------------------------
+
+
+def _table(out: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in out.splitlines()[2:]:
+        *name, games, wins, draws, losses, score, _ms = line.split()
+        rows[" ".join(name)] = [games, wins, draws, losses, score]
+    return rows
+
+
+def test_match_perfect_never_loses_and_tallies_add_up() -> None:
+    code, out, err = run("match", "perfect", "random", "-n", "6", "--seed", "11")
+    assert code == 0 and err == ""
+    assert "seed 11 (repeat with --seed 11)" in out.splitlines()[0]
+    rows = _table(out)
+    perfect, rand = rows["perfect"], rows["random"]
+    assert perfect[0] == rand[0] == "6"
+    assert perfect[3] == "0"  # no losses
+    assert (perfect[1], perfect[2], perfect[3]) == (rand[3], rand[2], rand[1])
+
+
+def test_match_is_repeatable_from_its_seed() -> None:
+    args = ("match", "depth:1", "random", "-n", "6", "--game", "mnk:3,4,3", "--seed", "5")
+    assert _table(run(*args)[1]) == _table(run(*args)[1])
+
+
+def test_match_prints_a_seed_when_none_is_given() -> None:
+    code, out, _ = run("match", "random", "random", "-n", "2")
+    assert code == 0
+    assert re.search(r"seed (\d+) \(repeat with --seed \1\)", out)
+
+
+def test_match_same_players_are_told_apart() -> None:
+    code, out, _ = run("match", "depth:1", "depth:1", "-n", "2", "--seed", "1")
+    assert code == 0
+    assert set(_table(out)) == {"A: depth:1", "B: depth:1"}
+
+
+@pytest.mark.parametrize("game", games())
+def test_match_every_game(game: str) -> None:
+    code, out, err = run("match", "random", "depth:1,eval=zero", "--game", game, "-n", "2")
+    assert code == 0, err
+    assert all(row[0] == "2" for row in _table(out).values())
+
+
+def test_ctrl_c_during_a_match_prints_the_games_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = cli.play_match
+    played = []
+
+    def play_match(*args: Any, **kwargs: Any) -> Any:
+        if len(played) == 3:
+            raise KeyboardInterrupt
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "play_match", play_match)
+    code, out, err = run("match", "random", "random", "-n", "10", "--seed", "2")
+    assert code == 130
+    assert "interrupted" in err and "Traceback" not in err
+    assert all(row[0] == "3" for row in _table(out).values())
+
+
+# --- bench -----------------------------------------------------------------------------------
+
+
+def test_bench_signature() -> None:
+    code, out, err = run("bench", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["signature"] == sum(p["nodes"] for p in data["positions"])
+    assert data["signature"] == BENCH_SIGNATURE, (
+        "the bench's node total changed: a search now visits different nodes"
+    )
+
+
+def test_bench_text_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    from unbeatable import bench
+
+    few = bench.BENCH_POSITIONS[:2]
+    monkeypatch.setattr(cli, "run_bench", lambda on_result: run_bench(few, on_result))
+    code, out, _ = run("bench")
+    assert code == 0
+    total = sum(r.nodes for r in run_bench(few))
+    assert f"signature: {total} nodes" in out.splitlines()[-1]
+
+
+def test_plain_table_alignment() -> None:
+    from unbeatable.render import plain_table
+
+    text = plain_table(["name", "n"], [["a", "1"], ["bbb", "22"]])
+    assert text.splitlines() == ["name   n", "a      1", "bbb   22"]
+    text = plain_table(["m", "score"], [["1", "win in 2"], ["22", "draw"]], align="ll")
+    assert text.splitlines() == ["m   score", "1   win in 2", "22  draw"]
+
+
+def test_search_tree_outline_for_a_terminal() -> None:
+    from unbeatable.render import print_search_tree
+    from unbeatable.tree import build_tree
+
+    tree = build_tree(get_game("tictactoe").parse_position("5137"), 2, "alphabeta")
+    stream = io.StringIO()
+    print_search_tree(stream, tree, "title")
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "title"
+    assert len(lines) == 1 + len(tree.walk())
+    assert "✂ cut-off after 4" in stream.getvalue()

@@ -1,0 +1,193 @@
+"""The recorded search tree mirrors the library's searches node for node."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from unbeatable import Limits, Searcher, State, get_game
+from unbeatable.search import search
+from unbeatable.tree import (
+    EXACT,
+    PRUNED,
+    TreeTooLargeError,
+    build_tree,
+    format_value,
+    to_dot,
+    to_text,
+)
+
+# (game, positions, deepest depth): positions are move strings played through the public API.
+CASES = [
+    ("tictactoe", ["", "5", "51", "5137", "12459"], 4),
+    ("subtraction", ["", "pile=7", "pile=4", "3 1"], 6),
+    ("mnk:4,4,4", ["", "6,7"], 3),
+    ("mnk:3,4,3", ["1"], 3),
+    ("connect4", ["", "4453"], 3),
+]
+
+
+def _positions() -> list[tuple[str, str, int]]:
+    return [
+        (game, pos, depth)
+        for game, positions, top in CASES
+        for pos in positions
+        for depth in range(1, top + 1)
+    ]
+
+
+@pytest.mark.parametrize(("spec", "position", "depth"), _positions())
+def test_minimax_tree_matches_library(spec: str, position: str, depth: int) -> None:
+    state = get_game(spec).parse_position(position)
+    tree = build_tree(state, depth, "minimax", max_nodes=None)
+    result = search(state, Limits(depth=depth), algorithm="minimax")
+    assert tree.value == result.score.value
+    assert tree.nodes == result.nodes
+    assert tree.best_moves == result.best_moves
+    assert tree.pv == result.pv
+    assert tree.pruned == 0
+
+
+@pytest.mark.parametrize("hints", [False, True])
+@pytest.mark.parametrize(("spec", "position", "depth"), _positions())
+def test_alphabeta_tree_matches_library(spec: str, position: str, depth: int, hints: bool) -> None:
+    state = get_game(spec).parse_position(position)
+    tree = build_tree(state, depth, "alphabeta", hints=hints, max_nodes=None)
+    # The value agrees with the default alpha-beta (with its table) ...
+    assert tree.value == search(state, Limits(depth=depth), algorithm="alphabeta").score.value
+    # ... and everything else with the same search without a table.
+    result = Searcher("alphabeta", table=False, hints=hints).search(state, Limits(depth=depth))
+    assert tree.value == result.score.value
+    assert tree.nodes == result.nodes
+    assert tree.cutoffs == result.cutoffs
+    assert tree.best_moves == result.best_moves
+    assert tree.pv == result.pv
+
+
+def test_alphabeta_visits_fewer_nodes_and_marks_what_it_pruned() -> None:
+    state = get_game("tictactoe").parse_position("51")
+    full = build_tree(state, 3, "minimax", max_nodes=None)
+    cut = build_tree(state, 3, "alphabeta", max_nodes=None)
+    assert cut.value == full.value
+    assert cut.nodes < full.nodes
+    assert cut.pruned > 0
+    # Every move of a searched node is drawn: searched, pruned, or cut short as a whole.
+    for node in cut.walk():
+        if node.kind == "inner":
+            assert len(node.children) == len(node.state.legal_moves())
+    pruned = [n for n in cut.walk() if n.kind == PRUNED]
+    assert all(n.value is None and not n.on_pv for n in pruned)
+
+
+def test_pv_is_a_chain_of_exact_nodes_from_the_root() -> None:
+    state = get_game("tictactoe").parse_position("5")
+    for algorithm in ("minimax", "alphabeta"):
+        tree = build_tree(state, 3, algorithm, max_nodes=None)
+        node, moves = tree.root, []
+        while True:
+            on_pv = [c for c in node.children if c.on_pv]
+            assert len(on_pv) <= 1
+            if not on_pv:
+                break
+            node = on_pv[0]
+            assert node.bound == EXACT
+            moves.append(node.move)
+        assert tuple(moves) == tree.pv
+        assert all(n.value == tree.root.value for n in tree.walk() if n.on_pv)
+
+
+def test_values_are_from_the_first_players_view() -> None:
+    # second player to move and winning at once: min wins one ply below the root
+    state = get_game("tictactoe").parse_position("14259")
+    tree = build_tree(state, 1, "minimax")
+    assert tree.root.value is not None and tree.root.value < 0
+    assert not tree.root.maximising
+    assert "min wins" in format_value(tree.root.value)
+    assert tree.score.is_win  # from the side to move's view, as a SearchResult
+
+
+def test_size_guard() -> None:
+    state = get_game("tictactoe").initial()
+    with pytest.raises(TreeTooLargeError, match="more than 100 nodes"):
+        build_tree(state, 4, "minimax", max_nodes=100)
+    assert build_tree(state, 1, "minimax", max_nodes=10).nodes == 10
+
+
+def test_bad_arguments() -> None:
+    state = get_game("tictactoe").initial()
+    with pytest.raises(ValueError, match="unknown tree algorithm"):
+        build_tree(state, 2, "negascout")
+    with pytest.raises(ValueError, match="depth"):
+        build_tree(state, 0, "minimax")
+    with pytest.raises(TreeTooLargeError, match="deeper than"):
+        build_tree(get_game("subtraction:pile=900,take=1").initial(), 800, max_nodes=None)
+    with pytest.raises(ValueError, match="over"):
+        build_tree(get_game("tictactoe").parse_position("14253"), 2)
+
+
+def test_dot_draws_every_node_and_edge() -> None:
+    game = get_game("tictactoe")
+    tree = build_tree(game.parse_position("5137"), 2, "alphabeta")
+    dot = to_dot(tree, title='a "quoted" title', board=game.picture)
+    nodes = tree.walk()
+    assert dot.startswith("digraph search_tree {") and dot.rstrip().endswith("}")
+    assert len(re.findall(r"^  n\d+ \[", dot, re.M)) == len(nodes)
+    assert len(re.findall(r"^  n\d+ -> n\d+ ", dot, re.M)) == len(nodes) - 1
+    assert 'shape="triangle"' in dot and 'shape="invtriangle"' in dot
+    assert 'style="dashed", color="gray60"' in dot  # pruned moves
+    assert dot.count('color="red", penwidth="2.5"') == len(tree.pv)  # the PV's edges
+    assert '\\"quoted\\"' in dot
+
+
+def test_text_outline() -> None:
+    tree = build_tree(get_game("tictactoe").parse_position("5137"), 2, "alphabeta")
+    text = to_text(tree)
+    assert len(text.splitlines()) == len(tree.walk())
+    assert text.count("*") == len(tree.pv) + 1
+
+
+def _random_positions(spec: str, count: int, rng: random.Random) -> list[State]:
+    """Positions reached by random play from the start, unfinished, with the moves played
+    through the public API."""
+    game = get_game(spec)
+    found = []
+    while len(found) < count:
+        state = game.initial()
+        for _ in range(rng.randrange(0, 8)):
+            moves = state.legal_moves()
+            if not moves:
+                break
+            state = state.play_text(state.move_text(rng.choice(list(moves))))
+        if state.outcome() is None:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize(
+    "spec", ["tictactoe", "mnk:3,4,3", "subtraction:pile=9,take=3", "connect4:width=4,height=4"]
+)
+def test_trees_of_random_positions_match_the_library(spec: str) -> None:
+    rng = random.Random(20261121)
+    for state in _random_positions(spec, 25, rng):
+        depth = rng.randrange(1, 4)
+        tree = build_tree(state, depth, "minimax", max_nodes=None)
+        result = search(state, Limits(depth=depth), algorithm="minimax")
+        assert (tree.value, tree.nodes, tree.pv) == (result.score.value, result.nodes, result.pv)
+        hints = rng.random() < 0.5
+        tree = build_tree(state, depth, "alphabeta", hints=hints, max_nodes=None)
+        plain = Searcher("alphabeta", table=False, hints=hints).search(state, Limits(depth=depth))
+        assert (tree.value, tree.nodes, tree.pv) == (plain.score.value, plain.nodes, plain.pv)
+        assert tree.value == search(state, Limits(depth=depth), algorithm="alphabeta").score.value
+
+
+def test_format_value() -> None:
+    from unbeatable.search.score import WIN
+
+    assert format_value(None) == "pruned"
+    assert format_value(0) == "0"
+    assert format_value(23) == "+23"
+    assert format_value(-7, "upper") == "≤ -7"
+    assert format_value(WIN - 5, "lower") == "≥ max wins\nply 5"
+    assert format_value(3 - WIN) == "min wins\nply 3"
