@@ -56,6 +56,18 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # argparse gives an optional positional (solve's FILE) its default as soon as the
+        # positionals before it are read, so 'solve GAME --weak FILE' left FILE unrecognized.
+        parsed, extras = super().parse_known_args(args, namespace)
+        assert parsed is not None
+        one_more = len(extras) == 1 and (not extras[0].startswith("-") or extras[0] == "-")
+        if getattr(parsed, "file", None) == "-" and one_more:
+            parsed.file = extras.pop()
+        return parsed, extras
+
 
 def _positive_int(text: str) -> int:
     try:
