@@ -131,7 +131,7 @@ def test_mpi_command_line(tmp_path: Path) -> None:
     lines = ["", "5", "2,5", "1,12,7"]
     (tmp_path / "positions.txt").write_text("\n".join(f"{line} " for line in lines[1:]) + "\n")
     done = _mpiexec(
-        "-m", "unbeatable", "solve", "mnk:4,3,3", "positions.txt", "--mpi", cwd=tmp_path
+        "-m", "unbeatable", "solve", "mnk:4,3,3", "--mpi", "positions.txt", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     expected = [f"{line} {solve(game.parse_position(line))}" for line in lines[1:]]

@@ -477,6 +477,16 @@ def test_cli_workers(tmp_path: Path) -> None:
     assert {k: one[k] for k in same} == {k: two[k] for k in same}
 
 
+def test_cli_file_after_the_options(tmp_path: Path) -> None:
+    positions_file = tmp_path / "positions.txt"
+    positions_file.write_text("5\n1,12,7\n")
+    first, last = io.StringIO(), io.StringIO()
+    assert cli.main(["solve", "mnk:4,3,3", str(positions_file), "--weak"], stdout=first) == 0
+    command = ["solve", "mnk:4,3,3", "--weak", "--workers", "2", str(positions_file)]
+    assert cli.main(command, stdout=last) == 0
+    assert first.getvalue() == last.getvalue()
+
+
 def test_cli_rejects_bad_worker_counts() -> None:
     err = io.StringIO()
     assert cli.main(["analyze", "tictactoe", "--workers", "0"], stderr=err) == 2
