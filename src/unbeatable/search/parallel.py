@@ -737,14 +737,23 @@ class ParallelSearcher:
                     if not isinstance(state, State):
                         raise TypeError(f"solve_many needs States, not {type(state).__name__}")
                     task = _Task(
-                        self._config(state), state, UNLIMITED, -INFINITY, INFINITY, 0, None,
-                        None, weak=weak, whole=True,
-                    )  # fmt: skip
+                        self._config(state),
+                        state,
+                        UNLIMITED,
+                        -INFINITY,
+                        INFINITY,
+                        0,
+                        None,
+                        None,
+                        weak=weak,
+                        whole=True,
+                    )
                     try:
                         future = executor.submit(_run_task, task)
                     except BrokenProcessPool as err:
-                        raise _whole_error(WorkerLostError, "a worker process died", state,
-                                           repr(err)) from None  # fmt: skip
+                        raise _whole_error(
+                            WorkerLostError, "a worker process died", state, repr(err)
+                        ) from None
                     waiting[number] = future
                     sent[future] = (state, time.perf_counter())
                 while following in done:
@@ -760,15 +769,22 @@ class ParallelSearcher:
                     try:
                         report = future.result()
                     except BrokenProcessPool as err:
-                        raise _whole_error(WorkerLostError, "a worker process died", state,
-                                           repr(err)) from None  # fmt: skip
+                        raise _whole_error(
+                            WorkerLostError, "a worker process died", state, repr(err)
+                        ) from None
                     except _TaskFailed as err:
-                        raise _whole_error(ParallelSearchError, err.summary, state,
-                                           err.trace) from None  # fmt: skip
+                        raise _whole_error(
+                            ParallelSearchError, err.summary, state, err.trace
+                        ) from None
                     self.task_log.append(
-                        TaskStats(report.nodes, report.seconds, report.cpu,
-                                  time.perf_counter() - start, report.worker)
-                    )  # fmt: skip
+                        TaskStats(
+                            report.nodes,
+                            report.seconds,
+                            report.cpu,
+                            time.perf_counter() - start,
+                            report.worker,
+                        )
+                    )
                     done[number] = report.value
         except (KeyboardInterrupt, WorkerLostError):
             self._abort()
