@@ -108,3 +108,22 @@ def test_the_perfect_player_never_gives_away_the_value(opponent: str) -> None:
             assert winner == ai
         elif value_at_start == 0:
             assert winner in (ai, None)
+
+
+@pytest.mark.parametrize("size", ["2,31", "3,20", "1,63", "4,12"])
+def test_the_compiled_solver_agrees_with_the_generic_search_on_tall_boards(size: str) -> None:
+    """Narrow, tall boards put a four's three strides past 64 bits (a shift that would wrap)."""
+    game = get_game(f"connect4:{size}")
+    rng = random.Random(size)
+    cells = game.params["width"] * game.params["height"]
+    checked = 0
+    while checked < 12:
+        state = game.initial()
+        while state.outcome() is None and state.ply < cells - 12:
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.outcome() is not None:
+            continue
+        generic = search(state, algorithm="alphabeta")
+        assert solve(state) == solve(state, searcher=Searcher("alphabeta")), str(state)
+        assert search(state).score == generic.score, str(state)
+        checked += 1

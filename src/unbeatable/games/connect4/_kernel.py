@@ -135,9 +135,14 @@ def popcount(x):
 
 @njit(cache=True, inline="always")
 def _line_cells(p, s):
-    """Cells that complete a four of ``p`` along the direction of bit shift ``s``."""
+    """Cells that complete a four of ``p`` along the direction of bit shift ``s``.
+
+    A four spans three shifts; when they reach past the 64-bit word (a board 1 to 3 columns
+    wide and very tall) no four fits that way, and shifting by 64 or more would wrap."""
     s2 = s + s
     s3 = s2 + s
+    if s3 >= np.uint64(64):
+        return U0
     pair = (p << s) & (p << s2)
     r = pair & (p << s3)
     r |= pair & (p >> s)
@@ -326,8 +331,9 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, f
     """Exact score of a position (weak: -1/0/1 only) by null-window probes.
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
-    ``negamax(med, med + 1)``; ``med`` is pulled towards 0 first, where
-    probes are cheapest.
+    ``negamax(med, med + 1)``; ``med`` first goes half-way towards the
+    bounds, where probes are cheap (they only have to look at quick wins or
+    losses), then closes in on the score.
     """
     current = np.uint64(current_in)
     mask = np.uint64(mask_in)
@@ -343,8 +349,23 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, f
     lo = -((cells - nb) // 2)
     hi = (cells + 1 - nb) // 2
     if weak:
-        lo = -1
-        hi = 1
+        # two cheap probes first: a quick win?  a quick loss?  (the score bounds make
+        # the deep lines irrelevant to them, and a plain [-1, 1] search can get lost
+        # in slow wins); then the [-1, 1] window
+        med = hi // 2
+        if med > 0:
+            r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
+            if r > med:
+                return 1
+            hi = r
+        med = -((-lo) // 2)
+        if med < 0:
+            r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
+            if r <= med:
+                return -1
+            lo = r
+        lo = max(lo, -1)
+        hi = min(hi, 1)
     while lo < hi:
         med = lo + (hi - lo) // 2
         half_lo = -((-lo) // 2)  # lo / 2 rounded towards 0
@@ -361,7 +382,7 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, f
     if weak:
         if lo > 0:
             return 1
-        if lo < 0:
+        if hi < 0:
             return -1
         return 0
     return lo
