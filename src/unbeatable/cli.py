@@ -25,6 +25,7 @@ from .game import Game, GameError, Move, State, player_name
 from .games import get_game, registered
 from .players import PLAYER_SPECS, MatchRecord, parse_player, play_match
 from .search import ALGORITHMS, Limits, Score, Searcher, SearchResult, solve, solve_score
+from .search.parallel import ParallelSearcher, ParallelSearchError
 from .tree import (
     MAX_TREE_DEPTH,
     TREE_ALGORITHMS,
@@ -54,6 +55,18 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # argparse gives an optional positional (solve's FILE) its default as soon as the
+        # positionals before it are read, so 'solve GAME --weak FILE' left FILE unrecognized.
+        parsed, extras = super().parse_known_args(args, namespace)
+        assert parsed is not None
+        one_more = len(extras) == 1 and (not extras[0].startswith("-") or extras[0] == "-")
+        if getattr(parsed, "file", None) == "-" and one_more:
+            parsed.file = extras.pop()
+        return parsed, extras
 
 
 def _positive_int(text: str) -> int:
@@ -117,6 +130,40 @@ def _searcher(args: argparse.Namespace) -> Searcher:
     return Searcher(args.algorithm, table_size=args.table_size)
 
 
+def _add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="search in parallel in N local worker processes",
+    )
+    group.add_argument(
+        "--mpi",
+        action="store_true",
+        help="search in parallel on MPI ranks; run under "
+        "'mpiexec -n RANKS python -m mpi4py.futures -m unbeatable ...' (one rank manages)",
+    )
+
+
+def _parallel(args: argparse.Namespace) -> ParallelSearcher | None:
+    """The parallel searcher that --workers or --mpi ask for, or None."""
+    if args.mpi:
+        try:
+            from mpi4py.futures import MPIPoolExecutor
+        except ImportError:
+            raise UsageError("--mpi needs mpi4py: pip install 'unbeatable[mpi]'") from None
+        return ParallelSearcher(
+            executor=MPIPoolExecutor(),
+            own_executor=True,
+            algorithm=args.algorithm,
+            table_size=args.table_size,
+        )
+    if args.workers is not None:
+        return ParallelSearcher(args.workers, algorithm=args.algorithm, table_size=args.table_size)
+    return None
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     return Limits(depth=args.depth, time=args.time, nodes=args.nodes)
 
@@ -148,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", metavar="FILE", help="positions (default stdin)")
     p.add_argument("--weak", action="store_true", help="print only 1 (win), 0 (draw), -1 (loss)")
     _add_search_options(p, limits=False)
+    _add_parallel_options(p)
 
     p = sub.add_parser(
         "analyze",
@@ -160,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
     p.add_argument("--json", action="store_true", help="print one JSON object (see README)")
     _add_search_options(p)
+    _add_parallel_options(p)
 
     p = sub.add_parser(
         "play",
@@ -280,8 +329,25 @@ def _open(path: str, stdin: IO[str]) -> IO[str]:
 def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]) -> int:
     game = get_game(args.game)
     searcher = _searcher(args)
+    parallel = _parallel(args)
     stream = _open(args.file, inp)
     bad = mismatched = solved = 0
+    pending: list[tuple[int, str, State, int | None]] = []  # read, to be solved in parallel
+
+    def write(number: int, text: str, score: int, expected: int | None) -> None:
+        nonlocal solved, mismatched
+        solved += 1
+        out.write(f"{text} {score}\n")
+        out.flush()
+        if expected is not None:
+            agree = (expected > 0) - (expected < 0) == score if args.weak else expected == score
+            if not agree:
+                mismatched += 1
+                print(
+                    f"{PROG}: line {number}: {text}: expected {expected}, solved {score}",
+                    file=err,
+                )
+
     try:
         for number, raw in enumerate(stream, start=1):
             line = raw.strip()
@@ -293,25 +359,29 @@ def cmd_solve(args: argparse.Namespace, out: IO[str], err: IO[str], inp: IO[str]
                     raise GameError(f"expected POSITION or POSITION SCORE, got {line!r}")
                 state = game.parse_position(tokens[0])
                 expected = _parse_score(tokens[1]) if len(tokens) == 2 else None
+                if parallel is not None:
+                    pending.append((number, tokens[0], state, expected))
+                    continue
                 score = solve(state, weak=args.weak, searcher=searcher)
             except GameError as error:
                 print(f"{PROG}: line {number}: {error}", file=err)
                 bad += 1
                 continue
-            solved += 1
-            out.write(f"{tokens[0]} {score}\n")
-            out.flush()
-            if expected is not None:
-                agree = (expected > 0) - (expected < 0) == score if args.weak else expected == score
-                if not agree:
-                    mismatched += 1
-                    print(
-                        f"{PROG}: line {number}: {tokens[0]}: expected {expected}, solved {score}",
-                        file=err,
-                    )
+            write(number, tokens[0], score, expected)
+        if parallel is not None:
+            # Many positions: one worker per position; a few: each searched by all workers.
+            states = [state for _, _, state, _ in pending]
+            if len(states) >= 2 * parallel.workers:
+                scores: Iterable[int] = parallel.solve_many(states, weak=args.weak)
+            else:
+                scores = (parallel.solve(state, weak=args.weak) for state in states)
+            for (number, text, _, expected), score in zip(pending, scores, strict=True):
+                write(number, text, score, expected)
     finally:
         if stream is not inp:
             stream.close()
+        if parallel is not None:
+            parallel.close()
     if (bad or mismatched) and solved + bad > 1:
         print(
             f"{PROG}: {solved} positions solved, {mismatched} mismatched, {bad} bad lines",
@@ -391,7 +461,9 @@ def _line_text(state: State, moves: Iterable[Move]) -> list[str]:
     return texts
 
 
-def _search_limits(state: State, searcher: Searcher, limits: Limits) -> Limits:
+def _search_limits(
+    state: State, searcher: Searcher | ParallelSearcher, limits: Limits
+) -> Limits:
     """The limits to search with: with none given, deepen one ply at a time until the value is
     exact (so that Ctrl-C leaves a completed iteration to report), unless the game's own
     solver answers."""
@@ -404,7 +476,7 @@ def _search_limits(state: State, searcher: Searcher, limits: Limits) -> Limits:
 
 
 def _search(
-    searcher: Searcher, state: State, limits: Limits, *, analyse: bool
+    searcher: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyse: bool
 ) -> tuple[SearchResult | None, bool]:
     """The last completed iteration of a search, and whether Ctrl-C cut the search short."""
     last: SearchResult | None = None
@@ -427,7 +499,12 @@ def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     state = game.parse_position(args.position)
     if state.outcome() is not None:
         raise _game_over(state, args.position)
-    result, interrupted = _search(_searcher(args), state, _limits(args), analyse=True)
+    parallel = _parallel(args)
+    if parallel is not None:
+        with parallel:
+            result, interrupted = _search(parallel, state, _limits(args), analyse=True)
+    else:
+        result, interrupted = _search(_searcher(args), state, _limits(args), analyse=True)
     if result is None:
         print(f"{PROG}: interrupted before the first iteration completed", file=err)
         return INTERRUPTED
@@ -962,6 +1039,9 @@ def main(
     except (UsageError, ValueError) as error:
         print(f"{PROG}: error: {_one_line(error)}", file=err)
         return 2
+    except ParallelSearchError as error:
+        print(f"{PROG}: error: {error}", file=err)
+        return 3
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=err)
         return INTERRUPTED
