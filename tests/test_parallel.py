@@ -22,7 +22,7 @@ import pytest
 from unbeatable import cli
 from unbeatable.game import Move, Outcome, State
 from unbeatable.games import get_game
-from unbeatable.search import Limits, Searcher, SearchResult, solve, solve_score
+from unbeatable.search import Limits, Searcher, SearchResult, search, solve, solve_score
 from unbeatable.search.parallel import (
     ParallelSearcher,
     ParallelSearchError,
@@ -494,3 +494,14 @@ def test_cli_rejects_bad_worker_counts() -> None:
     err = io.StringIO()
     assert cli.main(["analyze", "tictactoe", "--workers", "2", "--mpi"], stderr=err) == 2
     assert "not allowed with" in err.getvalue()
+
+
+def test_a_reused_parallel_searcher_does_not_answer_one_game_from_another() -> None:
+    from unbeatable.search.parallel import ParallelSearcher
+
+    with ParallelSearcher(workers=2, split_depth=2) as searcher:
+        first = searcher.search(get_game("mnk:4,4,3").initial(), Limits(depth=4))
+        second = searcher.search(get_game("mnk:4,3,3").initial(), Limits(depth=4))
+    assert first.score == search(get_game("mnk:4,4,3").initial(), Limits(depth=4)).score
+    assert second.score == search(get_game("mnk:4,3,3").initial(), Limits(depth=4)).score
+    assert second.best_moves == search(get_game("mnk:4,3,3").initial(), Limits(depth=4)).best_moves

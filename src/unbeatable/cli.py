@@ -461,9 +461,7 @@ def _line_text(state: State, moves: Iterable[Move]) -> list[str]:
     return texts
 
 
-def _search_limits(
-    state: State, searcher: Searcher | ParallelSearcher, limits: Limits
-) -> Limits:
+def _search_limits(state: State, searcher: Searcher | ParallelSearcher, limits: Limits) -> Limits:
     """The limits to search with: with none given, deepen one ply at a time until the value is
     exact (so that Ctrl-C leaves a completed iteration to report), unless the game's own
     solver answers."""

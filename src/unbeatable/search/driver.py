@@ -140,6 +140,18 @@ class Searcher:
         self.iterative = iterative
         self._game: tuple[type, object] | None = None
 
+    def switch_game(self, state: State) -> None:
+        """Empty the table when ``state`` belongs to another game than the last search's.
+
+        The table is kept between searches of the same game only: keys need not tell games
+        apart (tic-tac-toe and the 3,3,2 game share theirs). A game is the state's type and
+        its ``game`` attribute, if it has one.
+        """
+        game = (type(state), getattr(state, "game", None))
+        if self.table is not None and self._game is not None and game != self._game:
+            self.table.clear()
+        self._game = game
+
     def choose_algorithm(self, state: State) -> str:
         if self.algorithm is not None:
             return self.algorithm
@@ -182,12 +194,7 @@ class Searcher:
         if not isinstance(state, State):
             raise TypeError(f"search needs a State, not {type(state).__name__}")
         start = time.perf_counter()
-        # The table is kept between searches of the same game only: keys need not tell games
-        # apart (tic-tac-toe and the 3,3,2 game share their keys).
-        game = (type(state), getattr(state, "game", None))
-        if self.table is not None and self._game is not None and game != self._game:
-            self.table.clear()
-        self._game = game
+        self.switch_game(state)
         algorithm = self.choose_algorithm(state)
         longest = state.max_plies
         if (

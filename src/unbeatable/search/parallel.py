@@ -200,7 +200,9 @@ class _Report:
 _WORKER_SEARCHERS: OrderedDict[str, Searcher] = OrderedDict()
 
 
-def _worker_searcher(config: _Config) -> Searcher:
+def _worker_searcher(config: _Config, state: State) -> Searcher:
+    """This worker's searcher for the session, its table emptied if ``state`` is of another
+    game than the last task's."""
     searcher = _WORKER_SEARCHERS.pop(config.session, None)
     if searcher is None:
         searcher = Searcher(
@@ -212,6 +214,7 @@ def _worker_searcher(config: _Config) -> Searcher:
             evaluate=config.evaluate,
             order=config.order,
         )
+    searcher.switch_game(state)
     _WORKER_SEARCHERS[config.session] = searcher
     while len(_WORKER_SEARCHERS) > WORKER_TABLES:
         _WORKER_SEARCHERS.popitem(last=False)
@@ -265,7 +268,7 @@ def _run(task: _Task) -> _Report:
             return _Report(score, (), 1, 0, 0, 0, 0, seconds, cpu, False, os.getpid(), True)
         task = replace(task, solver=False)
     config = task.config
-    searcher = _worker_searcher(config)
+    searcher = _worker_searcher(config, state)
     engine = Engine(
         table=searcher.table,
         symmetry=config.symmetry,
@@ -320,7 +323,7 @@ def _solve_whole(task: _Task, start: float, cpu: float) -> _Report:
         evaluate=config.evaluate,
         order=config.order,
     )
-    searcher.table = _worker_searcher(config).table  # this worker's table for the session
+    searcher.table = _worker_searcher(config, state).table  # this worker's table for the session
     score = None
     nodes = hits = cutoffs = 0
     if state.outcome() is None and config.algorithm_given is None:
