@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from ..game import FIRST, Move, State
 from .engine import Engine, Evaluator, Orderer, SearchStopped
@@ -196,16 +197,7 @@ class Searcher:
         start = time.perf_counter()
         self.switch_game(state)
         algorithm = self.choose_algorithm(state)
-        longest = state.max_plies
-        if (
-            algorithm != "alphabeta-stack"
-            and longest is not None
-            and longest - state.ply > sys.getrecursionlimit() - 100
-        ):
-            raise ValueError(
-                f"{algorithm!r} recurses once per ply and this game may last {longest - state.ply} "
-                "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
-            )
+        check_recursion(state, algorithm)
         engine = Engine(
             table=self.table,
             symmetry=self.symmetry,
@@ -253,15 +245,7 @@ class Searcher:
             last = self._result(
                 state, engine, algorithm, start, (moves[0],), (), Score(0, False), None, 0
             )
-        yield replace(
-            last,
-            complete=False,
-            nodes=engine.nodes,
-            table_hits=engine.hits,
-            cutoffs=engine.cutoffs,
-            elapsed=time.perf_counter() - start,
-            evaluations=engine.horizon,
-        )
+        yield interrupted(last, engine, start)
 
     def _from_game_solver(
         self,
@@ -433,32 +417,89 @@ class Searcher:
         scores: Mapping[Move, Score] | None,
         depth: int,
     ) -> SearchResult:
-        if not best:
-            move = None
-        elif self.rng is not None:
-            move = self.rng.choice(best)
-        else:
-            move = best[0]
-        if move is not None and (not pv or pv[0] != move):
-            pv = (move,)
-        return SearchResult(
-            move=move,
-            best_moves=best,
-            score=score,
-            pv=pv,
-            move_scores=scores,
-            depth=depth if depth != UNLIMITED else engine.seldepth,
-            seldepth=engine.seldepth,
-            nodes=engine.nodes,
-            table_hits=engine.hits,
-            cutoffs=engine.cutoffs,
-            elapsed=time.perf_counter() - start,
-            exact=score.exact,
-            complete=True,
-            algorithm=algorithm,
-            to_move=state.to_move,
-            evaluations=engine.horizon,
+        return build_result(
+            state, engine, algorithm, start, best, pv, score, scores, depth, self.rng
         )
+
+
+class Counters(Protocol):
+    """What a search counted (an :class:`~.engine.Engine`, or a parallel search's totals)."""
+
+    nodes: int
+    hits: int
+    cutoffs: int
+    horizon: int
+    seldepth: int
+
+
+def check_recursion(state: State, algorithm: str) -> None:
+    """Refuse, before it starts, a recursive search of a game that may outlast the recursion
+    limit."""
+    longest = state.max_plies
+    if (
+        algorithm != "alphabeta-stack"
+        and longest is not None
+        and longest - state.ply > sys.getrecursionlimit() - 100
+    ):
+        raise ValueError(
+            f"{algorithm!r} recurses once per ply and this game may last {longest - state.ply} "
+            "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
+        )
+
+
+def build_result(
+    state: State,
+    counters: Counters,
+    algorithm: str,
+    start: float,
+    best: tuple[Move, ...],
+    pv: tuple[Move, ...],
+    score: Score,
+    scores: Mapping[Move, Score] | None,
+    depth: int,
+    rng: random.Random | None,
+) -> SearchResult:
+    """The result of a completed iteration: the move is the first best move, or a random one
+    of them with ``rng``; the principal variation starts with that move."""
+    if not best:
+        move = None
+    elif rng is not None:
+        move = rng.choice(best)
+    else:
+        move = best[0]
+    if move is not None and (not pv or pv[0] != move):
+        pv = (move,)
+    return SearchResult(
+        move=move,
+        best_moves=best,
+        score=score,
+        pv=pv,
+        move_scores=scores,
+        depth=depth if depth != UNLIMITED else counters.seldepth,
+        seldepth=counters.seldepth,
+        nodes=counters.nodes,
+        table_hits=counters.hits,
+        cutoffs=counters.cutoffs,
+        elapsed=time.perf_counter() - start,
+        exact=score.exact,
+        complete=True,
+        algorithm=algorithm,
+        to_move=state.to_move,
+        evaluations=counters.horizon,
+    )
+
+
+def interrupted(last: SearchResult, counters: Counters, start: float) -> SearchResult:
+    """The last completed iteration's answer, marked incomplete, with the figures so far."""
+    return replace(
+        last,
+        complete=False,
+        nodes=counters.nodes,
+        table_hits=counters.hits,
+        cutoffs=counters.cutoffs,
+        elapsed=time.perf_counter() - start,
+        evaluations=counters.horizon,
+    )
 
 
 def search(

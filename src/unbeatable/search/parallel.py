@@ -56,7 +56,6 @@ import math
 import os
 import random
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -68,7 +67,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..game import FIRST, Move, State
-from .driver import UNLIMITED, Limits, Searcher, SearchResult
+from .driver import (
+    UNLIMITED,
+    Limits,
+    Searcher,
+    SearchResult,
+    build_result,
+    check_recursion,
+    interrupted,
+)
 from .engine import Engine, Evaluator, Orderer, SearchStopped
 from .score import (
     INFINITY,
@@ -609,16 +616,7 @@ class ParallelSearcher:
             raise TypeError(f"search needs a State, not {type(state).__name__}")
         serial = self._serial
         algorithm = serial.choose_algorithm(state)
-        longest = state.max_plies
-        if (
-            algorithm != "alphabeta-stack"
-            and longest is not None
-            and longest - state.ply > sys.getrecursionlimit() - 100
-        ):
-            raise ValueError(
-                f"{algorithm!r} recurses once per ply and this game may last {longest - state.ply} "
-                "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
-            )
+        check_recursion(state, algorithm)
         if state.outcome() is not None:
             yield serial.search(state, limits, analyse=analyse)
             return
@@ -652,15 +650,7 @@ class ParallelSearcher:
                 last = self._make_result(
                     state, run, algorithm, start, (moves[0],), (), Score(0, False), None, 0
                 )
-            yield replace(
-                last,
-                complete=False,
-                nodes=run.totals.nodes,
-                table_hits=run.totals.hits,
-                cutoffs=run.totals.cutoffs,
-                elapsed=time.perf_counter() - start,
-                evaluations=run.totals.horizon,
-            )
+            yield interrupted(last, run.totals, start)
         except (KeyboardInterrupt, WorkerLostError):
             self._abort()
             raise
@@ -852,27 +842,8 @@ class ParallelSearcher:
         scores: Mapping[Move, Score] | None,
         depth: int,
     ) -> SearchResult:
-        move = self.rng.choice(best) if self.rng is not None else best[0]
-        if not pv or pv[0] != move:
-            pv = (move,)
-        totals = run.totals
-        return SearchResult(
-            move=move,
-            best_moves=best,
-            score=score,
-            pv=pv,
-            move_scores=scores,
-            depth=depth if depth != UNLIMITED else totals.seldepth,
-            seldepth=totals.seldepth,
-            nodes=totals.nodes,
-            table_hits=totals.hits,
-            cutoffs=totals.cutoffs,
-            elapsed=time.perf_counter() - start,
-            exact=score.exact,
-            complete=True,
-            algorithm=algorithm,
-            to_move=state.to_move,
-            evaluations=totals.horizon,
+        return build_result(
+            state, run.totals, algorithm, start, best, pv, score, scores, depth, self.rng
         )
 
 
