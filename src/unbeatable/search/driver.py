@@ -258,9 +258,7 @@ class Searcher:
         """The result from the exact per-move scores of the game's own solver."""
         legal = list(state.legal_moves())
         values = {m: value_from_solve_score(state, solved[m]) for m in legal}
-        best_value = max(values.values())
-        best = tuple(m for m in legal if values[m] == best_value)
-        scores = {m: Score(values[m]) for m in legal} if analyse else None
+        best_value, best, scores = rank_moves(legal, values, True, analyse)
         pv = self._solver_line(state, best[0], time.perf_counter() - start)
         return self._result(state, engine, "solver", start, best, pv, Score(best_value), scores, 0)
 
@@ -295,12 +293,8 @@ class Searcher:
             values, lines = self._root_plain(state, engine, algorithm, depth, legal)
         else:
             values, lines = self._root_alphabeta(state, engine, algorithm, depth, legal, analyse)
-        best_value = max(values.values())
-        best = tuple(m for m in legal if values[m] >= best_value)
         exact = engine.horizon == horizon
-        scores = None
-        if analyse:
-            scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+        best_value, best, scores = rank_moves(legal, values, exact, analyse)
         if engine.table is not None and algorithm.startswith("alphabeta"):
             # The root's best move leads the next iteration, and its value answers a later
             # search of the same position.
@@ -430,6 +424,20 @@ class Counters(Protocol):
     cutoffs: int
     horizon: int
     seldepth: int
+
+
+def rank_moves(
+    legal: Sequence[Move], values: Mapping[Move, int], exact: bool, analyse: bool
+) -> tuple[int, tuple[Move, ...], dict[Move, Score] | None]:
+    """From the root moves' values: the best value, the moves that reach it (in move order),
+    and when analysing every move's score (exact if the search was; a win or loss always is).
+    """
+    best_value = max(values.values())
+    best = tuple(m for m in legal if values[m] >= best_value)
+    scores = None
+    if analyse:
+        scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+    return best_value, best, scores
 
 
 def check_recursion(state: State, algorithm: str) -> None:

@@ -75,12 +75,12 @@ from .driver import (
     build_result,
     check_recursion,
     interrupted,
+    rank_moves,
 )
 from .engine import Engine, Evaluator, Orderer, SearchStopped
 from .score import (
     INFINITY,
     WIN,
-    WIN_MIN,
     Score,
     from_table,
     solve_score,
@@ -800,9 +800,7 @@ class ParallelSearcher:
         """Every move's exact score from the game's solver, one task per move."""
         values = run.solve_children(state, weak=False)
         legal = list(state.legal_moves())
-        best_value = max(values.values())
-        best = tuple(m for m in legal if values[m] == best_value)
-        scores = {m: Score(values[m]) for m in legal} if analyse else None
+        best_value, best, scores = rank_moves(legal, values, True, analyse)
         return self._make_result(
             state, run, "solver", start, best, (best[0],), Score(best_value), scores, 0
         )
@@ -819,12 +817,7 @@ class ParallelSearcher:
         exact: bool,
     ) -> SearchResult:
         legal = list(state.legal_moves())
-        values = root.values
-        best_value = max(values.values())
-        best = tuple(m for m in legal if values[m] >= best_value)
-        scores = None
-        if analyse:
-            scores = {m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal}
+        best_value, best, scores = rank_moves(legal, root.values, exact, analyse)
         pv = tuple(root.lines.get(best[0], [best[0]]))
         return self._make_result(
             state, run, algorithm, start, best, pv, Score(best_value, exact), scores, depth
