@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from unbeatable import cli
-from unbeatable.game import Move, Outcome, State
+from unbeatable.game import Move, Outcome, SolveRequest, State
 from unbeatable.games import get_game
 from unbeatable.search import Limits, Searcher, SearchResult, search, solve, solve_score
 from unbeatable.search.parallel import (
@@ -148,15 +148,14 @@ class SolvedPiles(Piles):
         child = super().play(move)
         return SolvedPiles(child.a, child.b, child.ply_)
 
-    def exact_value(self, weak: bool = False) -> int | None:
+    has_solver = True
+
+    def solver_value(self, request: SolveRequest) -> int | None:
         if self.outcome() is not None:
             return None
         plain = Piles(self.a, self.b, self.ply_)
         score = solve_score(plain, Searcher(algorithm="alphabeta").search(plain).score)
-        return (score > 0) - (score < 0) if weak else score
-
-    def exact_move_values(self) -> dict[Move, int] | None:
-        return None
+        return (score > 0) - (score < 0) if request.weak else score
 
 
 class UnboundedPiles(Piles):

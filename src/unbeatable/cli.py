@@ -467,8 +467,7 @@ def _search_limits(state: State, searcher: Searcher | ParallelSearcher, limits: 
     solver answers."""
     if limits != Limits():
         return limits
-    own_solver = type(state).exact_move_values is not State.exact_move_values
-    if own_solver and searcher.algorithm is None and searcher.evaluate is None:
+    if state.has_solver and searcher.algorithm is None and searcher.evaluate is None:
         return limits
     return Limits(nodes=_DEEPEN)
 

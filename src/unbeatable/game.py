@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
 
 __all__ = [
     "FIRST",
@@ -29,6 +30,8 @@ __all__ = [
     "InvalidPositionError",
     "Move",
     "Outcome",
+    "SolveAnswer",
+    "SolveRequest",
     "State",
     "parse_numbered_move",
     "player_name",
@@ -92,6 +95,45 @@ class InvalidPositionError(GameError):
     """A position's text is malformed, or describes a position that cannot arise."""
 
 
+@dataclass(frozen=True)
+class SolveRequest:
+    """What the search asks of a game's own exact solver (see :meth:`State.solver_moves`).
+
+    ``weak``: only the sign of a value is wanted. ``quick``: answer only if it takes no long
+    search (from an opening book or database, or a late position), else return None.
+    ``threads``: how many threads the solver may use (None: every core). ``book``: whether it may
+    use opening books and databases (False measures the bare solver). ``table_size``: how many
+    table entries it may use (None: its default). ``deadline`` (a :func:`time.perf_counter`
+    reading) and ``max_nodes``: stop then, and answer with what is known.
+    """
+
+    weak: bool = False
+    quick: bool = False
+    threads: int | None = None
+    book: bool = True
+    table_size: int | None = None
+    deadline: float | None = None
+    max_nodes: int | None = None
+
+
+@dataclass(frozen=True)
+class SolveAnswer:
+    """A game's own solver's answer about every legal move of a position.
+
+    Values follow the solve convention (:func:`unbeatable.search.solve_score`), from the view of
+    the side to move at the position. ``values`` holds the moves whose exact value is known;
+    ``bounds`` a ``(lower, upper)`` pair for each move still open when a budget stopped the
+    solver. ``complete`` is True when every legal move is in ``values``; ``interrupted`` when
+    Ctrl-C stopped it. ``nodes`` counts the positions the solver visited.
+    """
+
+    values: Mapping[Any, int]
+    bounds: Mapping[Any, tuple[int, int]] = field(default_factory=dict)
+    complete: bool = True
+    nodes: int = 0
+    interrupted: bool = False
+
+
 class State(ABC):
     """A position of a two-player, zero-sum game of perfect information.
 
@@ -107,9 +149,24 @@ class State(ABC):
     * :meth:`winning_move`: a move that wins at once, if the game can tell cheaply.
     * :attr:`ply` and :attr:`max_plies`: moves played so far and an upper bound on the length of
       a whole game; needed for the solve score convention and to choose a search strategy.
+    * :attr:`game`: the :class:`Game` the state belongs to, with its parameters; a searcher
+      empties its table when the game changes (keys need not tell games apart).
+    * :attr:`has_solver` with :meth:`solver_value` and :meth:`solver_moves`: a solver of the
+      game's own that answers exact questions faster than the generic search.
+
+    Turns need not alternate: a player may move several times in a row (``to_move`` says who
+    moves); the search negates a value only where the side to move changes.
     """
 
     __slots__ = ()
+
+    #: The game this state belongs to (None: the state's type is the whole game).
+    game: Game | None = None
+
+    #: True when the game answers exact questions with a solver of its own: then an exact
+    #: search (no depth limit, the default algorithm, no evaluation hook) asks
+    #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
+    has_solver: ClassVar[bool] = False
 
     # --- required -------------------------------------------------------------------------
 
@@ -171,21 +228,16 @@ class State(ABC):
         """
         return None
 
-    def exact_value(self, weak: bool = False) -> int | None:
-        """This position's exact score from a solver of the game's own, or None (the default).
-
-        The score follows the solve convention (see :func:`unbeatable.search.solve_score`); with
-        ``weak`` only its sign matters. A game that can solve faster than the generic search
-        overrides this and :meth:`exact_move_values`; callers of the search never need to know.
-        """
+    def solver_value(self, request: SolveRequest) -> int | None:
+        """This unfinished position's exact value (solve convention; with ``request.weak`` only
+        its sign counts) from the game's own solver, or None when it has none or a budget in
+        ``request`` ran out first. Only called when :attr:`has_solver` is True."""
         return None
 
-    def exact_move_values(self, quick: bool = False) -> dict[Move, int] | None:
-        """Every legal move's exact solve-convention score (from the mover's view), or None.
-
-        ``quick``: answer only if it takes no long search (say, from an opening book);
-        otherwise None. The search asks this way to extend a principal variation.
-        """
+    def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+        """Every legal move's value from the game's own solver (see :class:`SolveAnswer`), or
+        None (no solver, or ``request.quick`` and no quick answer). Only called when
+        :attr:`has_solver` is True, on unfinished positions."""
         return None
 
     # --- notation -------------------------------------------------------------------------

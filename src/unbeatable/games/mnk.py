@@ -332,6 +332,8 @@ class MNKState(State):
 
     __slots__ = ("first", "game", "outcome_", "ply_", "second")
 
+    game: MNK
+
     def __init__(
         self, game: MNK, first: int, second: int, ply: int, outcome: Outcome | None
     ) -> None:

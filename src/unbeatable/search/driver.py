@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from ..game import FIRST, Move, State
+from ..game import FIRST, Move, SolveRequest, State
 from .engine import Engine, Evaluator, Orderer, SearchStopped
 from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
@@ -153,6 +153,17 @@ class Searcher:
             self.table.clear()
         self._game = game
 
+    def uses_solver(self, state: State) -> bool:
+        """The one rule for handing a position to the game's own solver: the game has one
+        (:attr:`State.has_solver`), the position is unfinished, and the searcher was not told
+        which algorithm or evaluation to use."""
+        return (
+            state.has_solver
+            and self.algorithm is None
+            and self.evaluate is None
+            and state.outcome() is None
+        )
+
     def choose_algorithm(self, state: State) -> str:
         if self.algorithm is not None:
             return self.algorithm
@@ -212,10 +223,10 @@ class Searcher:
             value = engine.terminal_value(state, outcome.winner, 0)
             yield self._result(state, engine, algorithm, start, (), (), Score(value), None, 0)
             return
-        if self.algorithm is None and limits == Limits() and self.evaluate is None:
-            solved = state.exact_move_values()
-            if solved is not None:
-                yield self._from_game_solver(state, engine, start, solved, analyse)
+        if self.uses_solver(state) and limits == Limits():
+            answer = state.solver_moves(SolveRequest())
+            if answer is not None:
+                yield self._from_game_solver(state, engine, start, answer.values, analyse)
                 return
         max_depth = limits.depth if limits.depth is not None else UNLIMITED
         deepen = limits.bounded or self.iterative
@@ -271,9 +282,10 @@ class Searcher:
         budget = time.perf_counter() + max(spent, 0.05)
         position = state.play(move)
         while position.outcome() is None and time.perf_counter() < budget:
-            solved = position.exact_move_values(quick=True)
-            if not solved:
+            answer = position.solver_moves(SolveRequest(quick=True))
+            if answer is None or not answer.values:
                 break
+            solved = answer.values
             top = max(solved.values())
             move = next(m for m in position.legal_moves() if solved.get(m) == top)
             line.append(move)
@@ -546,9 +558,8 @@ def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None)
     Uses the game's own solver when it has one, else an exact search (with ``searcher``, whose
     table then carries over between calls). ``weak``: only the sign is asked for (1, 0 or -1).
     """
-    outcome = state.outcome()
-    if outcome is None and (searcher is None or searcher.algorithm is None):
-        own = state.exact_value(weak)
+    if (searcher or Searcher()).uses_solver(state):
+        own = state.solver_value(SolveRequest(weak=weak))
         if own is not None:
             return (own > 0) - (own < 0) if weak else own
     result = (searcher or Searcher()).search(state)

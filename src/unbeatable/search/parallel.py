@@ -66,7 +66,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..game import FIRST, Move, State
+from ..game import FIRST, Move, SolveRequest, State
 from .driver import (
     UNLIMITED,
     Limits,
@@ -171,7 +171,7 @@ class _Task:
     ply: int
     seconds: float | None  # time left when the task was sent
     max_nodes: int | None
-    solver: bool = False  # ask the game's own solver (exact_value) instead of searching
+    solver: bool = False  # ask the game's own solver (solver_value) instead of searching
     weak: bool = False
     whole: bool = False  # solve the position as solve() does; the value is the solve score
 
@@ -268,7 +268,7 @@ def _run(task: _Task) -> _Report:
     if task.whole:
         return _solve_whole(task, start, cpu)
     if task.solver:
-        score = state.exact_value(task.weak)
+        score = state.solver_value(SolveRequest(weak=task.weak))
         if score is not None:
             seconds = time.perf_counter() - start
             cpu = time.process_time() - cpu
@@ -334,7 +334,7 @@ def _solve_whole(task: _Task, start: float, cpu: float) -> _Report:
     score = None
     nodes = hits = cutoffs = 0
     if state.outcome() is None and config.algorithm_given is None:
-        score = state.exact_value(weak)
+        score = state.solver_value(SolveRequest(weak=weak))
     if score is None:
         result = searcher.search(state)
         score = solve_score(state, result.score)
@@ -792,8 +792,7 @@ class ParallelSearcher:
             self.algorithm is None
             and self.evaluate is None
             and state.outcome() is None
-            and type(state).exact_move_values is not State.exact_move_values
-            and type(state).exact_value is not State.exact_value
+            and state.has_solver
         )
 
     def _by_solver(self, run: _Run, state: State, start: float, analyse: bool) -> SearchResult:

@@ -23,6 +23,8 @@ from ...game import (
     InvalidPositionError,
     Move,
     Outcome,
+    SolveAnswer,
+    SolveRequest,
     State,
     parse_numbered_move,
 )
@@ -324,6 +326,8 @@ class Connect4State(State):
 
     __slots__ = ("current", "game", "mask", "mirror_current", "mirror_mask", "moves", "outcome_")
 
+    game: Connect4
+
     def __init__(
         self,
         game: Connect4,
@@ -441,22 +445,25 @@ class Connect4State(State):
 
     # --- the exact solver ------------------------------------------------------------------
 
-    def exact_value(self, weak: bool = False) -> int | None:
+    has_solver = True
+
+    def solver_value(self, request: SolveRequest) -> int | None:
         """The exact score from the opening book or the compiled solver (see :mod:`.exact`)."""
         if self.outcome_ is not None:
             return None
         from .exact import value
 
-        return value(self, weak)
+        return value(self, request.weak)
 
-    def exact_move_values(self, quick: bool = False) -> dict[Move, int] | None:
+    def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
         """Every legal column's exact score, from the opening book or the compiled solver
         (``quick``: the book, or the solver once the position is late enough to be fast)."""
         if self.outcome_ is not None:
             return None
         from .exact import move_values
 
-        return move_values(self, quick)
+        values = move_values(self, request.quick)
+        return None if values is None else SolveAnswer(values)
 
     # --- notation ------------------------------------------------------------------------
 
