@@ -15,6 +15,7 @@ import pytest
 
 from unbeatable import cli, get_game, registered
 from unbeatable.bench import run_bench
+from unbeatable.report import SCHEMA
 from unbeatable.search import Searcher, SearchResult
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
@@ -148,6 +149,7 @@ def _schema() -> dict[str, Any]:
     found = re.search(r"<!-- analyze-json-schema -->\s*```json\n(.*?)```", text, re.S)
     assert found is not None, "docs/cli.md lost the analyze --json schema"
     schema: dict[str, Any] = json.loads(found.group(1))
+    assert schema == SCHEMA, "docs/cli.md and unbeatable/data/report.schema.json differ"
     return schema
 
 

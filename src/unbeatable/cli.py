@@ -24,7 +24,8 @@ from .bench import BENCH_POSITIONS, BenchResult, run_bench
 from .game import Game, GameError, Move, State, player_name
 from .games import get_game, registered
 from .players import PLAYER_SPECS, MatchRecord, parse_player, play_match
-from .search import ALGORITHMS, Limits, Score, Searcher, SearchResult, solve, solve_score
+from .report import build_report, describe, line_text
+from .search import ALGORITHMS, Limits, Searcher, SearchResult, solve
 from .search.parallel import ParallelSearcher, ParallelSearchError
 from .tree import (
     MAX_TREE_DEPTH,
@@ -397,68 +398,11 @@ def _parse_score(text: str) -> int:
         raise GameError(f"score {text!r} is not a whole number", text=text) from None
 
 
-def describe(score: Score, state: State | None = None, depth: int | None = None) -> str:
-    """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
-    score in brackets when the game has one), or ``+23 (heuristic, depth 4)``."""
-    if score.kind == "heuristic":
-        return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
-    text = str(score)
-    if state is not None and score.exact and state.max_plies is not None:
-        text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
-    return text
-
-
-def _position_text(game: Game, state: State, given: str) -> str:
-    try:
-        return game.format_position(state)
-    except NotImplementedError:
-        return given.strip()
-
-
 def analysis_json(
     game: Game, state: State, result: SearchResult, *, interrupted: bool = False, given: str = ""
 ) -> dict[str, Any]:
-    """The JSON form of an analysis (schema in docs/cli.md)."""
-    scores = result.move_scores or {}
-    return {
-        "game": game.spec,
-        "position": _position_text(game, state, given),
-        "to_move": player_name(state.to_move),
-        "score": _score_json(state, result.score),
-        "best_moves": [state.move_text(m) for m in result.best_moves],
-        "moves": [
-            {"move": state.move_text(m), **_score_json(state, s), "best": m in result.best_moves}
-            for m, s in scores.items()
-        ],
-        "pv": _line_text(state, result.pv),
-        "nodes": result.nodes,
-        "table_hits": result.table_hits,
-        "cutoffs": result.cutoffs,
-        "depth": result.depth,
-        "seconds": round(result.elapsed, 6),
-        "exact": result.exact,
-        "complete": result.complete and not interrupted,
-        "interrupted": interrupted,
-        "algorithm": result.algorithm,
-    }
-
-
-def _score_json(state: State, score: Score) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": score.kind, "text": str(score), "value": score.value}
-    if score.plies is not None:
-        data["plies"] = score.plies
-        data["moves_to_end"] = score.moves
-    if score.exact and state.max_plies is not None:
-        data["solve_score"] = solve_score(state, score)
-    return data
-
-
-def _line_text(state: State, moves: Iterable[Move]) -> list[str]:
-    texts = []
-    for move in moves:
-        texts.append(state.move_text(move))
-        state = state.play(move)
-    return texts
+    """The JSON form of an analysis (:data:`unbeatable.report.SCHEMA`, also in docs/cli.md)."""
+    return build_report(game, state, result, interrupted=interrupted, given=given).to_json()
 
 
 def _search_limits(state: State, searcher: Searcher | ParallelSearcher, limits: Limits) -> Limits:
@@ -522,7 +466,7 @@ def cmd_analyze(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         rows.append([f"{mark}{state.move_text(move)}", describe(score, state, depth)])
     render.print_table(out, ["move", "score"], rows, align="ll", color=render.is_tty(out))
     out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
-    out.write(f"principal variation: {' '.join(_line_text(state, result.pv))}\n")
+    out.write(f"principal variation: {' '.join(line_text(state, result.pv))}\n")
     if result.algorithm == "solver":
         out.write(f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms\n")
     else:
@@ -799,7 +743,7 @@ def cmd_tree(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             f"{args.max_nodes} nodes: lower --depth, start from a later position, or raise "
             "--max-nodes"
         ) from None
-    pv = " ".join(_line_text(state, tree.pv))
+    pv = " ".join(line_text(state, tree.pv))
     summary = (
         f"{tree.nodes} nodes searched, {tree.pruned} pruned; value "
         f"{format_value(tree.root.value).replace(chr(10), ', ')} for the first player; PV {pv}"

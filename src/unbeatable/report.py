@@ -1,0 +1,190 @@
+"""The analysis report: what every front end shows about a searched position.
+
+:func:`build_report` turns a :class:`~unbeatable.search.SearchResult` into a :class:`Report`, a
+plain object of strings and numbers; :meth:`Report.to_json` is its JSON form, which follows
+:data:`SCHEMA` (shipped as ``unbeatable/data/report.schema.json``). The command line's
+``analyze --json``, its tables and the web page all read the same report, so that they show the
+same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from .game import Game, Move, State, player_name
+from .search import Score, SearchResult, solve_score
+
+__all__ = ["SCHEMA", "MoveReport", "Report", "ScoreReport", "build_report", "describe", "line_text"]
+
+
+def _load_schema() -> dict[str, Any]:
+    text = resources.files("unbeatable.data").joinpath("report.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+#: The JSON Schema of :meth:`Report.to_json` (also printed in docs/cli.md).
+SCHEMA: dict[str, Any] = _load_schema()
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    """A score as people and programs read it.
+
+    ``kind``: win, loss, draw or heuristic; ``text``: as printed (``win in 3``); ``value``: the
+    library's integer; ``plies`` and ``moves_to_end`` for a win or loss; ``solve_score`` when
+    the value is exact and the game has the solve convention.
+    """
+
+    kind: str
+    text: str
+    value: int
+    plies: int | None = None
+    moves_to_end: int | None = None
+    solve_score: int | None = None
+
+    @classmethod
+    def of(cls, state: State, score: Score) -> ScoreReport:
+        exact = score.exact and state.max_plies is not None
+        return cls(
+            kind=score.kind,
+            text=str(score),
+            value=score.value,
+            plies=score.plies,
+            moves_to_end=score.moves,
+            solve_score=solve_score(state, score) if exact else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "text": self.text, "value": self.value}
+        if self.plies is not None:
+            data["plies"] = self.plies
+            data["moves_to_end"] = self.moves_to_end
+        if self.solve_score is not None:
+            data["solve_score"] = self.solve_score
+        return data
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    """One legal move with its score and whether it is among the best."""
+
+    move: str
+    score: ScoreReport
+    best: bool
+    #: the score as :func:`describe` prints it (with the depth of a heuristic value)
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, **self.score.to_json(), "best": self.best}
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a front end shows about one analysis, in the game's own notation."""
+
+    game: str
+    position: str
+    to_move: str
+    score: ScoreReport
+    label: str  #: the position's score as :func:`describe` prints it
+    best_moves: tuple[str, ...]
+    moves: tuple[MoveReport, ...]
+    pv: tuple[str, ...]
+    nodes: int
+    table_hits: int
+    cutoffs: int
+    depth: int
+    seconds: float
+    exact: bool
+    complete: bool
+    interrupted: bool
+    algorithm: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON data, valid against :data:`SCHEMA`."""
+        return {
+            "game": self.game,
+            "position": self.position,
+            "to_move": self.to_move,
+            "score": self.score.to_json(),
+            "best_moves": list(self.best_moves),
+            "moves": [m.to_json() for m in self.moves],
+            "pv": list(self.pv),
+            "nodes": self.nodes,
+            "table_hits": self.table_hits,
+            "cutoffs": self.cutoffs,
+            "depth": self.depth,
+            "seconds": round(self.seconds, 6),
+            "exact": self.exact,
+            "complete": self.complete,
+            "interrupted": self.interrupted,
+            "algorithm": self.algorithm,
+        }
+
+
+def describe(score: Score, state: State | None = None, depth: int | None = None) -> str:
+    """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
+    score in brackets when the game has one), or ``+23 (heuristic, depth 4)``."""
+    if score.kind == "heuristic":
+        return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
+    text = str(score)
+    if state is not None and score.exact and state.max_plies is not None:
+        text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
+    return text
+
+
+def line_text(state: State, moves: Iterable[Move]) -> tuple[str, ...]:
+    """A line of moves from ``state`` in the game's notation."""
+    texts = []
+    for move in moves:
+        texts.append(state.move_text(move))
+        state = state.play(move)
+    return tuple(texts)
+
+
+def _position_text(game: Game, state: State, given: str) -> str:
+    try:
+        return game.format_position(state)
+    except NotImplementedError:
+        return given.strip()
+
+
+def build_report(
+    game: Game, state: State, result: SearchResult, *, interrupted: bool = False, given: str = ""
+) -> Report:
+    """The report of ``result``, a search of ``state`` (read from the text ``given``)."""
+    depth = None if result.exact else result.depth
+    best = set(result.best_moves)
+    moves = tuple(
+        MoveReport(
+            move=state.move_text(m),
+            score=ScoreReport.of(state, s),
+            best=m in best,
+            label=describe(s, state, depth),
+        )
+        for m, s in (result.move_scores or {}).items()
+    )
+    return Report(
+        game=game.spec,
+        position=_position_text(game, state, given),
+        to_move=player_name(state.to_move),
+        score=ScoreReport.of(state, result.score),
+        label=describe(result.score, state, depth),
+        best_moves=tuple(state.move_text(m) for m in result.best_moves),
+        moves=moves,
+        pv=line_text(state, result.pv),
+        nodes=result.nodes,
+        table_hits=result.table_hits,
+        cutoffs=result.cutoffs,
+        depth=result.depth,
+        seconds=result.elapsed,
+        exact=result.exact,
+        complete=result.complete and not interrupted,
+        interrupted=interrupted,
+        algorithm=result.algorithm,
+    )
