@@ -185,6 +185,8 @@ class TaskStats:
     cpu: float  #: processor time spent on it in the worker
     round_trip: float  #: from sending the task to receiving its result, in the manager
     worker: int  #: the worker's process id (MPI: the process id on its host)
+    sent: float = math.nan  #: when the task was sent, in seconds from the search's start
+    moves: tuple[str, ...] = ()  #: the task's position: its moves from the root, in notation
 
 
 @dataclass(frozen=True)
@@ -852,6 +854,7 @@ class _Run:
     ) -> None:
         self.owner = owner
         self.config = config
+        self.began = time.perf_counter()
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.totals = _Totals()
@@ -1063,7 +1066,7 @@ class _Run:
             return
         node, index, task, sent = self.pending.pop(future)
         report = self._report(future, node, index, task)
-        self._count(report, time.perf_counter() - sent)
+        self._count(report, time.perf_counter() - sent, sent - self.began, self._path(node, index))
         if report.stopped:
             raise _Stop
         if self.max_nodes is not None and self.totals.nodes >= self.max_nodes:
@@ -1105,20 +1108,30 @@ class _Run:
         task: _Task,
         detail: str,
     ) -> ParallelSearchError:
-        moves_list = [*node.path, node.moves[index]] if index >= 0 else list(node.path)
         root = self.root.state if self.root is not None else task.state
-        texts = []
-        position = root
-        for move in moves_list:
-            texts.append(position.move_text(move))
-            position = position.play(move)
-        moves = " ".join(texts)
+        moves = " ".join(self._path(node, index))
         message = (
             f"{what} in the task searching {str(task.state)!r} (moves {moves} from {str(root)!r})"
         )
         return kind(message, root=str(root), moves=moves, position=str(task.state), detail=detail)
 
-    def _count(self, report: _Report, round_trip: float | None) -> None:
+    def _path(self, node: _Node, index: int) -> tuple[str, ...]:
+        """The moves from the root to the move at ``index`` of ``node``, in notation."""
+        moves_list = [*node.path, node.moves[index]] if index >= 0 else list(node.path)
+        position = self.root.state if self.root is not None else node.state
+        texts = []
+        for move in moves_list:
+            texts.append(position.move_text(move))
+            position = position.play(move)
+        return tuple(texts)
+
+    def _count(
+        self,
+        report: _Report,
+        round_trip: float | None,
+        sent: float = math.nan,
+        moves: tuple[str, ...] = (),
+    ) -> None:
         totals = self.totals
         totals.nodes += report.nodes
         totals.hits += report.hits
@@ -1127,7 +1140,13 @@ class _Run:
         totals.seldepth = max(totals.seldepth, report.seldepth)
         self.owner.task_log.append(
             TaskStats(
-                report.nodes, report.seconds, report.cpu, round_trip or math.nan, report.worker
+                report.nodes,
+                report.seconds,
+                report.cpu,
+                round_trip or math.nan,
+                report.worker,
+                sent,
+                moves,
             )
         )
 
