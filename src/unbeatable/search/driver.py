@@ -329,7 +329,9 @@ class Searcher:
                 if state.to_move != FIRST:
                     value = -value
             else:
-                value = -engine.negamax(child, depth - 1, 1)
+                value = engine.negamax(child, depth - 1, 1)
+                if child.to_move != state.to_move:
+                    value = -value
             values[move] = value
             lines[move] = [move, *engine.line(1)]
         return values, lines
@@ -359,10 +361,11 @@ class Searcher:
             # Analysing: every move exactly. Otherwise a window one below the best so far, so
             # that a move as good as the best is told apart from a worse one.
             alpha = -INFINITY if analyse or best == -INFINITY else best - 1
-            if algorithm == "alphabeta-stack":
-                value = -alphabeta_stack(engine, child, depth - 1, -INFINITY, -alpha, 1)
+            search = engine.alphabeta if algorithm == "alphabeta" else _stack(engine)
+            if child.to_move == state.to_move:
+                value = search(child, depth - 1, alpha, INFINITY, 1)
             else:
-                value = -engine.alphabeta(child, depth - 1, -INFINITY, -alpha, 1)
+                value = -search(child, depth - 1, -INFINITY, -alpha, 1)
             values[move] = value
             if value > alpha:
                 lines[move] = [move, *engine.line(1)]
@@ -386,8 +389,9 @@ class Searcher:
             return tuple(line)
         position = state
         for move in line:
-            position = position.play(move)
-            value = _child_value(value)
+            child = position.play(move)
+            value = _child_value(value, position, child)
+            position = child
         seen = set()
         while len(line) < depth and position.outcome() is None:
             key = engine.key(position)
@@ -398,7 +402,7 @@ class Searcher:
             if entry.move not in position.legal_moves():
                 break
             child = position.play(entry.move)
-            expected = _child_value(value)
+            expected = _child_value(value, position, child)
             outcome = child.outcome()
             if outcome is not None:
                 if engine.terminal_value(child, outcome.winner, 0) != expected:
@@ -567,10 +571,18 @@ def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None)
     return (score > 0) - (score < 0) if weak else score
 
 
-def _child_value(value: int) -> int:
-    """The value, counted from the child, of the child that keeps a position's ``value``."""
+def _stack(engine: Engine) -> Callable[[State, int, int, int, int], int]:
+    """The explicit-stack search with the signature of :meth:`Engine.alphabeta`."""
+    return lambda state, depth, alpha, beta, ply: alphabeta_stack(
+        engine, state, depth, alpha, beta, ply
+    )
+
+
+def _child_value(value: int, parent: State, child: State) -> int:
+    """The value, counted from ``child`` and from its side to move's view, of the child that
+    keeps ``parent``'s ``value``."""
     if value >= WIN_MIN:
-        return -(value + 1)
-    if value <= -WIN_MIN:
-        return -(value - 1)
-    return -value
+        value += 1
+    elif value <= -WIN_MIN:
+        value -= 1
+    return value if child.to_move == parent.to_move else -value

@@ -169,7 +169,8 @@ class Engine:
         return best
 
     def negamax(self, state: State, depth: int, ply: int) -> int:
-        """Plain negamax: the value from the side to move's view; every node is visited."""
+        """Plain negamax: the value from the side to move's view; every node is visited. A
+        child's value is negated only when the side to move changes."""
         self.nodes += 1
         if self.nodes == self.next_check:
             self.check()
@@ -196,8 +197,12 @@ class Engine:
         horizon = self.horizon
         best = -INFINITY
         best_move: Move | None = None
+        side = state.to_move
         for move in state.legal_moves():
-            value = -self.negamax(state.play(move), depth - 1, ply + 1)
+            child = state.play(move)
+            value = self.negamax(child, depth - 1, ply + 1)
+            if child.to_move != side:
+                value = -value
             if value > best:
                 best = value
                 best_move = move
@@ -215,6 +220,10 @@ class Engine:
 
     def alphabeta(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
         """Negamax with alpha-beta pruning (fail-soft), the table and move ordering.
+
+        Values are from the side to move's view; a child's value is negated (and the window
+        mirrored) only when the child's side to move is the other player, so that games where a
+        player may move twice in a row are searched right.
 
         Contract, with ``v`` the returned value and ``V`` the position's value at this depth
         (its negamax value with the evaluation at the depth limit), for ``alpha < beta``:
@@ -238,8 +247,13 @@ class Engine:
         alpha0 = alpha
         best = -INFINITY
         best_move: Move | None = None
+        side = state.to_move
         for move in self.ordered(state, first):
-            value = -self.alphabeta(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+            child = state.play(move)
+            if child.to_move == side:  # the same player moves again: no change of view
+                value = self.alphabeta(child, depth - 1, alpha, beta, ply + 1)
+            else:
+                value = -self.alphabeta(child, depth - 1, -beta, -alpha, ply + 1)
             if value > best:
                 best = value
                 best_move = move

@@ -401,6 +401,7 @@ class _Node:
         "parent",
         "path",
         "ply",
+        "same",
         "state",
         "values",
         "windows",
@@ -440,6 +441,7 @@ class _Node:
         self.leaders: dict[Any, int] = {}  # table key of a child -> the first move reaching it
         self.followers: dict[int, list[int]] = {}  # move -> later moves reaching the same key
         self.known: dict[int, tuple[int, int]] = {}  # move -> (value, root window) once known
+        self.same: set[int] = set()  # moves after which the same player moves again
 
 
 @dataclass
@@ -938,6 +940,9 @@ class _Run:
             child = node.state.play(move)
             path = (*node.path, move)
             alpha, beta = self._child_window(node)
+            if child.to_move == node.state.to_move:
+                node.same.add(index)  # no change of view: the child's window is the node's
+                alpha, beta = -beta, -alpha
             key = self._key(child)
             leader = node.leaders.setdefault(key, index)
             if leader != index:
@@ -1178,7 +1183,7 @@ class _Run:
         """Note one move's value in ``node``; True on a cut-off."""
         node.active -= 1
         move = node.moves[index]
-        score = -value
+        score = value if index in node.same else -value
         if index == 0:
             node.first_done = True
         if node.parent is None:
@@ -1238,7 +1243,8 @@ class _Run:
             if outcome is None:
                 queue.append(index)
                 continue
-            values[move] = -self.engine.terminal_value(child, outcome.winner, 1)
+            value = self.engine.terminal_value(child, outcome.winner, 1)
+            values[move] = value if child.to_move == state.to_move else -value
         while queue or self.pending:
             while queue and len(self.pending) < self.workers:
                 index = queue.pop(0)
@@ -1266,7 +1272,9 @@ class _Run:
                         value = (value > 0) - (value < 0)
                     else:
                         value = from_table(value_from_solve_score(task.state, value), 1)
-                values[root.moves[index]] = -((value > 0) - (value < 0) if weak else value)
+                value = (value > 0) - (value < 0) if weak else value
+                same = task.state.to_move == state.to_move
+                values[root.moves[index]] = value if same else -value
         return values
 
     def drain(self) -> None:

@@ -16,8 +16,8 @@ from .table import EXACT, LOWER, RESOLVED, UPPER
 __all__ = ["alphabeta_stack"]
 
 # A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
-# best move, moves to try, index of the next move, table key, horizon count at entry, and the
-# table's move hint at entry.
+# best move, moves to try, index of the next move, table key, horizon count at entry, the
+# table's move hint at entry, and whether the child being searched has the same side to move.
 (
     _STATE,
     _DEPTH,
@@ -32,7 +32,8 @@ __all__ = ["alphabeta_stack"]
     _KEY,
     _HORIZON,
     _FIRST,
-) = range(13)
+    _SAME,
+) = range(14)
 
 
 def alphabeta_stack(
@@ -47,14 +48,8 @@ def alphabeta_stack(
         value = _enter(engine, state, d, a, b, p, stack)
         if value is None:
             frame = stack[-1]
-            child_move = frame[_MOVES][0]  # type: ignore[index]
-            state, d, a, b, p = (
-                state.play(child_move),
-                d - 1,
-                -b,
-                -a,
-                p + 1,
-            )
+            child = state.play(frame[_MOVES][0])  # type: ignore[index]
+            state, d, a, b, p = _child(frame, state, child, d, a, b, p)
             continue
         # Hand the value up until a frame has another child to try.
         while stack:
@@ -64,7 +59,7 @@ def alphabeta_stack(
             move = moves[index]
             index += 1
             frame[_NEXT] = index
-            score = -value
+            score = value if frame[_SAME] else -value
             f_alpha: int = frame[_ALPHA]  # type: ignore[assignment]
             f_beta: int = frame[_BETA]  # type: ignore[assignment]
             f_ply: int = frame[_PLY]  # type: ignore[assignment]
@@ -82,13 +77,8 @@ def alphabeta_stack(
             if not cut and index < len(moves):
                 parent: State = frame[_STATE]  # type: ignore[assignment]
                 f_depth: int = frame[_DEPTH]  # type: ignore[assignment]
-                state, d, a, b, p = (
-                    parent.play(moves[index]),
-                    f_depth - 1,
-                    -f_beta,
-                    -f_alpha,
-                    f_ply + 1,
-                )
+                child = parent.play(moves[index])
+                state, d, a, b, p = _child(frame, parent, child, f_depth, f_alpha, f_beta, f_ply)
                 break
             stack.pop()
             best: int = frame[_BEST]  # type: ignore[assignment]
@@ -137,6 +127,19 @@ def _enter(
             key,
             engine.horizon,
             first,
+            False,
         ]
     )
     return None
+
+
+def _child(
+    frame: list[object], parent: State, child: State, depth: int, alpha: int, beta: int, ply: int
+) -> tuple[State, int, int, int, int]:
+    """The next node to enter, below ``frame``'s node: the window is mirrored only when the
+    side to move changes (as in :meth:`~.engine.Engine.alphabeta`)."""
+    same = child.to_move == parent.to_move
+    frame[_SAME] = same
+    if same:
+        return child, depth - 1, alpha, beta, ply + 1
+    return child, depth - 1, -beta, -alpha, ply + 1
