@@ -319,7 +319,7 @@ class Searcher:
     def _root_plain(
         state: State, engine: Engine, algorithm: str, depth: int, legal: list[Move]
     ) -> tuple[dict[Move, int], dict[Move, list[Move]]]:
-        engine.nodes += 1
+        engine.visit()
         values: dict[Move, int] = {}
         lines: dict[Move, list[Move]] = {}
         for move in legal:
@@ -347,7 +347,7 @@ class Searcher:
     ) -> tuple[dict[Move, int], dict[Move, list[Move]]]:
         """Exact values for the best moves (and for every move when analysing); for the
         others, an upper bound below the best value."""
-        engine.nodes += 1
+        engine.visit()
         lines: dict[Move, list[Move]] = {}
         first = None
         if engine.table is not None:

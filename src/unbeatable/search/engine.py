@@ -6,6 +6,7 @@ driver (:mod:`.driver`) chooses the depth, runs iterations, and builds the resul
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 
@@ -20,6 +21,9 @@ Orderer = Callable[[State, Sequence[Move]], Sequence[Move]]
 
 #: How many nodes pass between two looks at the clock.
 CHECK_EVERY = 64
+
+#: The next check of a search without a budget: never.
+NEVER = 1 << 62
 
 
 class SearchStopped(Exception):
@@ -42,6 +46,7 @@ class Engine:
         order: Orderer | None,
         deadline: float | None,
         max_nodes: int | None,
+        stop: threading.Event | None = None,
     ) -> None:
         self.table = table
         self.symmetry = symmetry
@@ -55,18 +60,40 @@ class Engine:
         self.cutoffs = 0
         self.horizon = 0  # how many times a depth limit stood in for the game's end
         self.seldepth = 0
-        self.next_check = CHECK_EVERY if (deadline is not None or max_nodes is not None) else -1
+        self.stop = stop
+        self.next_check = NEVER
+        if deadline is not None or max_nodes is not None or stop is not None:
+            self.next_check = self._next_check()
         self.pv: list[list[Move]] = [[]]
 
     # --- plumbing ------------------------------------------------------------------------
 
+    def _next_check(self) -> int:
+        """When to look again: CHECK_EVERY nodes on, or exactly at the node budget."""
+        later = self.nodes + CHECK_EVERY
+        return later if self.max_nodes is None else min(later, self.max_nodes)
+
     def check(self) -> None:
-        """Stop the search when its budget is spent (called every CHECK_EVERY nodes)."""
-        self.next_check = self.nodes + CHECK_EVERY
+        """Stop the search when its budget is spent or it is told to stop.
+
+        Called whenever the node count reaches ``next_check`` or passes it (a count may step
+        past it: the root and the parallel manager count nodes of their own), so at most
+        CHECK_EVERY nodes pass between two looks at the clock; a node budget is honoured to the
+        node.
+        """
+        self.next_check = self._next_check()
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise SearchStopped
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise SearchStopped
+        if self.stop is not None and self.stop.is_set():
+            raise SearchStopped
+
+    def visit(self) -> None:
+        """Count one node outside the algorithms (a root), and look at the budget when due."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
 
     def key(self, state: State) -> Hashable:
         return state.key() if self.symmetry else state
@@ -125,7 +152,7 @@ class Engine:
         (memoization), exact values of positions already seen are reused.
         """
         self.nodes += 1
-        if self.nodes == self.next_check:
+        if self.nodes >= self.next_check:
             self.check()
         outcome = state.outcome()
         if outcome is not None:
@@ -172,7 +199,7 @@ class Engine:
         """Plain negamax: the value from the side to move's view; every node is visited. A
         child's value is negated only when the side to move changes."""
         self.nodes += 1
-        if self.nodes == self.next_check:
+        if self.nodes >= self.next_check:
             self.check()
         outcome = state.outcome()
         if outcome is not None:
@@ -283,7 +310,7 @@ class Engine:
         None; ``key`` is its table key and ``first`` the table's move hint.
         """
         self.nodes += 1
-        if self.nodes == self.next_check:
+        if self.nodes >= self.next_check:
             self.check()
         outcome = state.outcome()
         if outcome is not None:
