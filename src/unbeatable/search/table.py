@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from ..game import Move
 
-__all__ = ["EXACT", "LOWER", "RESOLVED", "UPPER", "Entry", "TranspositionTable"]
+__all__ = ["EXACT", "LOWER", "RESOLVED", "UPPER", "Entry", "TranspositionTable", "mix"]
 
 #: Bound flags: the stored value is the exact value, a lower bound, or an upper bound.
 EXACT = 0
@@ -27,10 +27,23 @@ class Entry(NamedTuple):
     move: Move | None  #: the best move found, or None
 
 
+_M64 = (1 << 64) - 1
+
+
+def mix(key: Hashable) -> int:
+    """``hash(key)`` mixed so that every bit of it moves every bit of the result (the
+    splitmix64 finaliser). Integer keys hash to themselves, so without mixing a table of 2^20
+    slots would be chosen by the low 20 bits of a bitboard alone."""
+    h = hash(key) & _M64
+    h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & _M64
+    return h ^ (h >> 31)
+
+
 class TranspositionTable:
     """A direct-mapped table of at most ``capacity`` entries.
 
-    A key maps to slot ``hash(key) % capacity``. **Replacement rule:** a store always replaces
+    A key maps to slot ``mix(key) % capacity`` (see :func:`mix`). **Replacement rule:** a store always replaces
     what the slot held (the newest result is the one most likely to be asked for again); a
     probe returns an entry only when its key equals the probed key, so a collision costs a
     miss, never a wrong value. Memory is bounded by ``capacity`` entries.
@@ -49,15 +62,19 @@ class TranspositionTable:
         self._slots: dict[int, Entry] = {}
         self.stores = 0
 
+    def slot(self, key: Hashable) -> int:
+        """The slot that ``key`` maps to."""
+        return mix(key) % self.capacity
+
     def probe(self, key: Hashable) -> Entry | None:
-        entry = self._slots.get(hash(key) % self.capacity)
+        entry = self._slots.get(self.slot(key))
         if entry is not None and entry.key == key:
             return entry
         return None
 
     def store(self, key: Hashable, value: int, flag: int, depth: int, move: Move | None) -> None:
         self.stores += 1
-        self._slots[hash(key) % self.capacity] = Entry(key, value, flag, depth, move)
+        self._slots[self.slot(key)] = Entry(key, value, flag, depth, move)
 
     def clear(self) -> None:
         self._slots.clear()
