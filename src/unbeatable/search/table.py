@@ -43,8 +43,8 @@ def mix(key: Hashable) -> int:
 class TranspositionTable:
     """A direct-mapped table of at most ``capacity`` entries.
 
-    A key maps to slot ``mix(key) % capacity`` (see :func:`mix`). **Replacement rule:** a store always replaces
-    what the slot held (the newest result is the one most likely to be asked for again); a
+    A key maps to slot ``mix(key) % capacity`` (see :func:`mix`). **Replacement rule:** a store
+    always replaces what the slot held (the newest result is the one most likely to be asked for again); a
     probe returns an entry only when its key equals the probed key, so a collision costs a
     miss, never a wrong value. Memory is bounded by ``capacity`` entries.
 
