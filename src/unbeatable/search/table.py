@@ -44,9 +44,9 @@ class TranspositionTable:
     """A direct-mapped table of at most ``capacity`` entries.
 
     A key maps to slot ``mix(key) % capacity`` (see :func:`mix`). **Replacement rule:** a store
-    always replaces what the slot held (the newest result is the one most likely to be asked for again); a
-    probe returns an entry only when its key equals the probed key, so a collision costs a
-    miss, never a wrong value. Memory is bounded by ``capacity`` entries.
+    always replaces what the slot held (the newest result is the one most likely to be asked
+    for again); a probe returns an entry only when its key equals the probed key, so a
+    collision costs a miss, never a wrong value. Memory is bounded by ``capacity`` entries.
 
     A value is *exact* (``EXACT``), a *lower bound* (``LOWER``: the search failed high) or an
     *upper bound* (``UPPER``: it failed low); win and loss scores are stored relative to the
