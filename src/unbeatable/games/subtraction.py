@@ -23,6 +23,11 @@ from ..game import (
 __all__ = ["Subtraction", "SubtractionState"]
 
 
+#: The largest pile: a search holds one frame per token along its longest line, and a pile of
+#: 10^6 took 768 MB; this bound keeps a solve under about 100 MB.
+MAX_PILE = 100_000
+
+
 class Subtraction(Game):
     """A pile of ``pile`` tokens; a move takes 1 to ``take`` of them."""
 
@@ -30,8 +35,11 @@ class Subtraction(Game):
 
     def __init__(self, pile: int = 21, take: int = 3) -> None:
         for label, value in (("pile", pile), ("take", take)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"subtraction: {label} must be a whole number >= 1, not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_PILE:
+                raise ValueError(
+                    f"subtraction: {label} must be a whole number from 1 to {MAX_PILE:,}, "
+                    f"not {value!r}"
+                )
         self.pile, self.take = pile, take
 
     @property
@@ -107,6 +115,19 @@ class SubtractionState(State):
 
     def key(self) -> Hashable:
         return (self.pile, self.take)
+
+    def winning_move(self) -> int | None:
+        """Taking the whole pile, when the rules allow it."""
+        return self.pile if 0 < self.pile <= self.take else None
+
+    def ordered_moves(self) -> list[int]:
+        """The take that leaves a multiple of take + 1 (the winning one) first."""
+        moves = self.legal_moves()
+        best = self.pile % (self.take + 1)
+        if best:
+            moves.remove(best)
+            moves.insert(0, best)
+        return moves
 
     def evaluate(self) -> float:
         """Exact for this game: a pile that is a multiple of take+1 is lost for the mover."""
