@@ -312,7 +312,9 @@ def test_the_explicit_stack_solves_a_game_thousands_of_plies_deep(pile: int) -> 
     result = search(state)  # chooses the explicit stack by itself
     assert result.algorithm == "alphabeta-stack"
     assert result.score == subtraction_value(pile, 3)
-    assert result.seldepth >= 5000
+    # The winning take first: the longest line takes 3 tokens, then 1, so it ends near ply
+    # pile // 2, still far beyond Python's recursion limit.
+    assert result.seldepth >= pile // 2
     assert result.exact
     if pile % 4:
         assert result.best_moves == (pile % 4,)
@@ -392,7 +394,7 @@ def test_a_user_evaluation_and_move_order_need_no_fork() -> None:
 
     result = search(state, Limits(depth=1), evaluate=prefer_corner, order=reverse)
     assert calls and result.score.value == 0
-    assert result.move == 0  # all equal: the first in the game's move order
+    assert result.move == 24  # all equal: the first in the hook's order (issue 12 item 11)
     assert result.best_moves == tuple(range(25))
 
 
