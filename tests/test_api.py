@@ -177,3 +177,14 @@ def test_a_worker_whose_manager_is_already_gone_exits_at_once() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "still running" not in done.stdout
+
+
+def test_score_equality_and_ordering_agree() -> None:
+    from unbeatable import Score
+
+    scores = [Score(v, e) for v in (-5, 0, 3, 999_999_990) for e in (True, False)]
+    for a in scores:
+        for b in scores:
+            assert [a < b, a == b, a > b].count(True) == 1, (a, b)
+            assert (a <= b) == (a < b or a == b)
+    assert Score(0, False) < Score(0) and Score(0) != Score(0, False)

@@ -476,9 +476,10 @@ def test_principal_variations_keep_the_value_at_every_step() -> None:
                 position = position.play(move)
 
 
-def test_scores_order_by_value_alone_and_bad_evaluations_are_named() -> None:
-    assert not Score(5, exact=False) < Score(5)
-    assert Score(5, exact=False) <= Score(5) and Score(5) <= Score(5, exact=False)
+def test_scores_order_by_value_then_proof_and_bad_evaluations_are_named() -> None:
+    # Issue 8: equality and ordering agree; at one value a proven score ranks above a guess.
+    assert Score(5, exact=False) < Score(5) and Score(5, exact=False) != Score(5)
+    assert Score(4) < Score(5, exact=False)
     state = get_game("mnk:4,4,4").initial()
     with pytest.raises(ValueError, match="not a number"):
         search(state, Limits(depth=1), evaluate=lambda s: float("nan"))

@@ -62,7 +62,9 @@ class Score:
 
     ``value`` is the integer described in this module's docstring; ``exact`` says whether it is
     the game-theoretic value (True) or comes from a depth-limited search with an evaluation
-    (False). Scores compare by ``value``: greater is better for the side to move.
+    (False). Scores compare by ``value``: greater is better for the side to move; at the same
+    value a proven score ranks above an estimate, so that equality (which needs both fields
+    equal) and the ordering agree: of two scores exactly one of <, == and > holds.
     """
 
     value: int
@@ -107,17 +109,20 @@ class Score:
             return None
         return (plies + 1) // 2 if self.is_win else plies // 2
 
+    def _rank(self) -> tuple[int, bool]:
+        return (self.value, self.exact)
+
     def __lt__(self, other: Score) -> bool:
-        return self.value < other.value
+        return self._rank() < other._rank()
 
     def __le__(self, other: Score) -> bool:
-        return self.value <= other.value
+        return self._rank() <= other._rank()
 
     def __gt__(self, other: Score) -> bool:
-        return self.value > other.value
+        return self._rank() > other._rank()
 
     def __ge__(self, other: Score) -> bool:
-        return self.value >= other.value
+        return self._rank() >= other._rank()
 
     def __neg__(self) -> Score:
         return Score(-self.value, self.exact)
