@@ -9,7 +9,8 @@ falls back on what is known when a budget runs out, and turns Ctrl-C into
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -27,7 +28,7 @@ from .result import (
 )
 from .score import Score
 
-__all__ = ["Root", "Step", "deepen"]
+__all__ = ["Root", "Searching", "Step", "deepen"]
 
 
 @dataclass
@@ -145,3 +146,42 @@ def _result(
         state, step.counters, algorithm, start, best, pv, Score(value, root.exact), scores,
         depth, rng, root.order,
     )
+
+
+class Searching(ABC):
+    """What the serial and the parallel searcher share: :meth:`search` runs :meth:`iterate`."""
+
+    @abstractmethod
+    def iterate(
+        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+    ) -> Iterator[SearchResult]:
+        """Yield a result after every completed iteration; the last one is the answer."""
+
+    def search(
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``state`` within ``limits`` and return the result.
+
+        ``analyse``: also give every legal move its own value (``move_scores``).
+        ``on_iteration``: called with the result of every completed iteration.
+        Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
+        it comes between iterations, in ``on_iteration``).
+        """
+        result: SearchResult | None = None
+        try:
+            for result in self.iterate(state, limits, analyse=analyse):
+                if on_iteration is not None:
+                    on_iteration(result)
+        except SearchInterrupted:
+            raise
+        except KeyboardInterrupt:
+            raise SearchInterrupted(
+                None if result is None else replace(result, complete=False)
+            ) from None
+        assert result is not None
+        return result

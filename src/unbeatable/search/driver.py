@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..game import FIRST, Move, Outcome, State
-from .deepening import Root, deepen
+from .deepening import Root, Searching, deepen
 from .engine import Engine
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import principal_variation, solver_line
@@ -25,7 +25,7 @@ from .table import EXACT, RESOLVED, TranspositionTable
 __all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search", "solve"]
 
 
-class Searcher:
+class Searcher(Searching):
     """A configured search: :class:`~.options.SearchOptions` and the table they call for.
 
     Pass ``options``, or the options themselves as keywords (``Searcher("negamax",
@@ -69,22 +69,6 @@ class Searcher:
 
     def choose_algorithm(self, state: State) -> str:
         return self.options.choose_algorithm(state)
-
-    def search(
-        self,
-        state: State,
-        limits: Limits | None = None,
-        *,
-        analyse: bool = False,
-        on_iteration: Callable[[SearchResult], None] | None = None,
-    ) -> SearchResult:
-        """Search ``state`` within ``limits`` and return the result.
-
-        ``analyse``: also give every legal move its own value (``move_scores``).
-        ``on_iteration``: called with the result of every completed iteration.
-        Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known.
-        """
-        return run_iterations(self.iterate(state, limits, analyse=analyse), on_iteration)
 
     def iterate(
         self, state: State, limits: Limits | None = None, *, analyse: bool = False
@@ -170,24 +154,6 @@ def solver_result(
         state, counters, "solver", start, best, (best[0],), Score(best_value), scores, 0,
         options.rng,
     )
-
-
-def run_iterations(
-    results: Iterator[SearchResult], on_iteration: Callable[[SearchResult], None] | None
-) -> SearchResult:
-    """The last of ``results``, calling ``on_iteration`` with each; Ctrl-C between iterations
-    (in ``on_iteration``) still hands back the last result."""
-    result: SearchResult | None = None
-    try:
-        for result in results:
-            if on_iteration is not None:
-                on_iteration(result)
-    except SearchInterrupted:
-        raise
-    except KeyboardInterrupt:
-        raise SearchInterrupted(result_incomplete(result)) from None
-    assert result is not None
-    return result
 
 
 class _SerialStep:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import concurrent.futures as cf
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...game import Move, State
-from ..deepening import Root, deepen
-from ..driver import Searcher, check_recursion, check_state, run_iterations
+from ..deepening import Root, Searching, deepen
+from ..driver import Searcher, check_recursion, check_state
 from ..options import Limits, SearchOptions
 from ..pv import solver_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
@@ -41,7 +41,7 @@ PRESEARCH_PLIES = 2
 PRESEARCH_MOVES = 10
 
 
-class ParallelSearcher:
+class ParallelSearcher(Searching):
     """A :class:`~..driver.Searcher` whose work runs in worker processes or MPI ranks.
 
     ``workers``: how many tasks run at once (default: the executor's worker count, or the
@@ -117,21 +117,9 @@ class ParallelSearcher:
 
     # --- searching ------------------------------------------------------------------------
 
-    def search(
-        self,
-        state: State,
-        limits: Limits | None = None,
-        *,
-        analyse: bool = False,
-        on_iteration: Callable[[SearchResult], None] | None = None,
-    ) -> SearchResult:
-        """Search ``state`` within ``limits``, in parallel; see :meth:`.Searcher.search`.
-
-        A time limit applies to the whole search; a node budget is shared out, each task
-        getting what remains when it is sent, so the total may overshoot it by up to one
-        task's worth per worker.
-        """
-        return run_iterations(self.iterate(state, limits, analyse=analyse), on_iteration)
+    # search(): see Searching.search. A time limit applies to the whole search; a node budget
+    # is shared out, each task getting what remains when it is sent, so the total may
+    # overshoot it by up to one task's worth per worker.
 
     def iterate(
         self, state: State, limits: Limits | None = None, *, analyse: bool = False
