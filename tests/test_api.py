@@ -188,3 +188,36 @@ def test_score_equality_and_ordering_agree() -> None:
             assert [a < b, a == b, a > b].count(True) == 1, (a, b)
             assert (a <= b) == (a < b or a == b)
     assert Score(0, False) < Score(0) and Score(0) != Score(0, False)
+
+
+class HalfSolved:
+    """Subtraction positions whose 'solver' answers part of the moves (a budget ran out) or
+    reports Ctrl-C: the driver must keep what it said, marked incomplete."""
+
+    @staticmethod
+    def make(interrupted: bool) -> State:
+        from unbeatable.game import SolveAnswer, SolveRequest
+        from unbeatable.games.subtraction import SubtractionState
+
+        class Partial(SubtractionState):
+            has_solver = True
+
+            def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+                # 7 tokens, take up to 3: taking 3 (leaving 4) wins; only take 1 is solved
+                # (a loss: 6 left is a win for the opponent), take 3 is open with bounds.
+                return SolveAnswer(
+                    values={1: -3}, bounds={3: (-3, 3), 2: (-3, 3)}, complete=False,
+                    nodes=10, interrupted=interrupted,
+                )
+
+        return Partial(7, 3, 0, 7)
+
+
+def test_a_solver_cut_short_gives_an_incomplete_result_and_ctrl_c_keeps_it() -> None:
+    state = HalfSolved.make(interrupted=False)
+    result = search(state)
+    assert result.algorithm == "solver" and not result.complete and not result.exact
+    assert result.move in (1, 2, 3)
+    with pytest.raises(SearchInterrupted) as caught:
+        search(HalfSolved.make(interrupted=True))
+    assert caught.value.result is not None and not caught.value.result.complete

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..game import FIRST, Move, Outcome, State
+from ..game import FIRST, Move, Outcome, SolveAnswer, State
 from .deepening import Root, Searching, deepen
 from .engine import Engine
 from .options import ALGORITHMS, Limits, SearchOptions
@@ -97,8 +97,8 @@ class Searcher(Searching):
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )
             return
-        if self.options.uses_solver(state) and limits == Limits():
-            result = self._by_solver(state, engine, start, analyse)
+        if self.options.uses_solver(state) and solver_may_answer(limits):
+            result = self._by_solver(state, engine, limits, start, analyse)
             if result is not None:
                 yield result
                 return
@@ -106,54 +106,67 @@ class Searcher(Searching):
         yield from deepen(state, limits, self.options, step, algorithm, start, analyse)
 
     def _by_solver(
-        self, state: State, engine: Engine, start: float, analyse: bool
+        self, state: State, engine: Engine, limits: Limits, start: float, analyse: bool
     ) -> SearchResult | None:
-        """The result from the exact per-move scores of the game's own solver (None if it
-        declines). Ctrl-C after it answered keeps its answer."""
-        answer = state.solver_moves(self.options.solve_request())
+        """The result from the game's own solver's per-move scores (None if it declines). A
+        time or node budget is the solver's to honour; cut short, it answers with the moves
+        it has solved and bounds for the others, and the result is marked incomplete. Ctrl-C
+        after it answered keeps its answer."""
+        deadline = start + limits.time if limits.time is not None else None
+        request = self.options.solve_request(deadline=deadline, max_nodes=limits.nodes)
+        answer = state.solver_moves(request)
         if answer is None:
             return None
         engine.nodes += answer.nodes
-        result = solver_result(state, engine, start, answer.values, analyse, self.options)
+        result = solver_result(state, engine, start, answer, analyse, self.options)
         if answer.interrupted:
-            raise SearchInterrupted(result_incomplete(result))
-        if result is None or not answer.complete:
-            return result_incomplete(result)
+            raise SearchInterrupted(result)
+        if result is None or not result.complete:
+            return result
         try:
             pv = solver_line(
                 state, result.best_moves[0], result.elapsed, self.options.solve_request(quick=True)
             )
         except KeyboardInterrupt:
             raise SearchInterrupted(result) from None
-        return build_result(
-            state, engine, "solver", start, result.best_moves, pv, result.score,
-            result.move_scores, 0, self.options.rng,
-        )
+        return replace(result, pv=pv, elapsed=time.perf_counter() - start)
 
 
-def result_incomplete(result: SearchResult | None) -> SearchResult | None:
-    """``result`` marked as not the whole answer."""
-    return None if result is None else replace(result, complete=False)
+def solver_may_answer(limits: Limits) -> bool:
+    """Whether a game's own solver answers under ``limits``: an exact search (no limits)."""
+    return limits == Limits()
 
 
 def solver_result(
     state: State,
     counters: Any,
     start: float,
-    solved: Mapping[Move, int],
+    answer: SolveAnswer,
     analyse: bool,
     options: SearchOptions,
 ) -> SearchResult | None:
-    """The result from a game's own solver's exact per-move scores (solve convention)."""
+    """The result from a game's own solver's answer (solve convention): the exact values, and
+    for a move left open the lower end of its bounds. Incomplete (``complete`` False, the score
+    not exact) when a move that might be better than the best known is still open."""
     legal = list(state.legal_moves())
-    values = {m: value_from_solve_score(state, solved[m]) for m in legal if m in solved}
+    values = {m: value_from_solve_score(state, v) for m, v in answer.values.items() if m in legal}
+    ceiling = {m: value_from_solve_score(state, hi) for m, (_, hi) in answer.bounds.items()}
+    for move, (low, _) in answer.bounds.items():
+        if move in legal and move not in values:
+            values[move] = value_from_solve_score(state, low)
     if not values:
         return None
     best_value, best, scores = rank_moves(legal, values, True, analyse)
-    return build_result(
-        state, counters, "solver", start, best, (best[0],), Score(best_value), scores, 0,
-        options.rng,
+    open_moves = [m for m in answer.bounds if m not in answer.values]
+    exact = all(ceiling[m] <= best_value for m in open_moves) and best[0] in answer.values
+    if scores is not None:
+        scores = {m: Score(v, m in answer.values) for m, v in values.items()}
+    result = build_result(
+        state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
+        options.rng, options.tie_order(state),
     )
+    complete = answer.complete and not open_moves and len(answer.values) == len(legal)
+    return result if complete else replace(result, complete=False)
 
 
 class _SerialStep:
