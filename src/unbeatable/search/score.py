@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import FIRST, State
+from ..game import State
 
 __all__ = [
     "EVAL_LIMIT",
@@ -160,11 +160,6 @@ def solve_score(state: State, score: Score) -> int:
     # the last stone of the game is placed when ply + plies - 1 stones are on the board
     magnitude = (cells + 2 - state.ply - plies) // 2
     return magnitude if score.is_win else -magnitude
-
-
-def first_player_view(score: Score, to_move: int) -> Score:
-    """``score`` as the first player sees it."""
-    return score if to_move == FIRST else -score
 
 
 def value_from_solve_score(state: State, score: int) -> int:
