@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test lint typecheck pytest bench clean graphviz
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ play: $(VENV)/.installed-run
 	$(BIN)/unbeatable play $(GAME)
 
 test: $(VENV)/.installed-test lint typecheck pytest
+
+# the inner loop: lint, types and every test not marked slow (about a minute here)
+test-fast: $(VENV)/.installed-test lint typecheck
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
