@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
             "it thinks makes it play the best move found so far. Input may come from a pipe: "
             "when it ends before the game does, the exit code is 1."
         ),
-        epilog="Example: printf '5\\n1\\n9\\n' | unbeatable play tictactoe --human x",
+        epilog="Example: printf '5\\n9\\n2\\n7\\n6\\n' | unbeatable play tictactoe --human x",
     )
     common.add_game(p)
     p.add_argument(
