@@ -64,7 +64,7 @@ class Parser(argparse.ArgumentParser):
         # it are read, so the one that follows an option was left unrecognized.
         parsed, extras = super().parse_known_args(args, namespace)
         assert parsed is not None
-        if getattr(parsed, "forward", None) is not None:  # serve, uci: every argument is theirs
+        if self.get_default("forward") is not None:  # serve, uci: every argument is theirs
             parsed.forward = [a for a in extras if a != "--"] if extras[:1] == ["--"] else extras
             return parsed, []
         one_more = len(extras) == 1 and (not extras[0].startswith("-") or extras[0] == "-")
