@@ -48,7 +48,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             common.searcher(args), state, common.limits(args), analyse=True
         )
     if result is None:
-        streams.error("interrupted before any move's value was known")
+        streams.error(
+            "interrupted before any move's value was known (with --time or --nodes the search "
+            "deepens ply by ply and has a result to show sooner)"
+        )
         return common.INTERRUPTED
     if interrupted:
         streams.error("interrupted: the best known so far follows")
