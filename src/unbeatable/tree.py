@@ -316,17 +316,7 @@ def build_tree(
             assert child.value is not None
             values[child.move] = sign * child.value
     else:
-        # The library's root: no cut-off; each move is searched with a window one below the
-        # best value so far, so that a move as good as the best is told apart from a worse one.
-        root = builder.node(state, None, 0, INNER)
-        best = -INFINITY
-        for move in builder.moves(state):
-            alpha = -INFINITY if best == -INFINITY else best - 1
-            child, value = builder.child(state, move, depth - 1, alpha, INFINITY, 1)
-            root.children.append(child)
-            values[move] = value
-            best = max(best, value)
-        builder.finish(root, best, EXACT)
+        root = _alphabeta_root(builder, state, depth, values)
     value = max(values.values())
     best_moves = tuple(m for m in legal if values[m] >= value)
     if algorithm == "alphabeta":
@@ -348,6 +338,24 @@ def build_tree(
         pruned=builder.pruned,
         cutoffs=builder.cutoffs,
     )
+
+
+def _alphabeta_root(
+    builder: _Builder, state: State, depth: int, values: dict[Move, int]
+) -> TreeNode:
+    """The library's root: no cut-off; each move is searched with a window one below the best
+    value so far, so that a move as good as the best is told apart from a worse one. Fills
+    ``values`` with each move's value from the side to move's view."""
+    root = builder.node(state, None, 0, INNER)
+    best = -INFINITY
+    for move in builder.moves(state):
+        alpha = -INFINITY if best == -INFINITY else best - 1
+        child, value = builder.child(state, move, depth - 1, alpha, INFINITY, 1)
+        root.children.append(child)
+        values[move] = value
+        best = max(best, value)
+    builder.finish(root, best, EXACT)
+    return root
 
 
 def _mark_pv(root: TreeNode) -> tuple[Move, ...]:
