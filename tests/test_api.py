@@ -18,10 +18,10 @@ from unbeatable import (
     SearchInterrupted,
     SearchOptions,
     get_game,
-    search,
     solve,
 )
 from unbeatable.game import Move, State
+from unbeatable.search import search
 
 
 def test_the_search_subpackage_is_the_module_and_still_a_shorthand() -> None:
@@ -71,9 +71,9 @@ def test_iterative_deepening_works_in_parallel_too() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda s: search(s, 0.5), r"limits must be a Limits, e.g. Limits\(time=0.5\)"),
-        (lambda s: search(None), "search needs a State, not NoneType"),
-        (lambda s: solve(None), "search needs a State, not NoneType"),
+        (lambda s: search(s, 0.5), r"limits must be a Limits, e.g. Limits\(time=0.5\)"),  # type: ignore[arg-type]
+        (lambda s: search(None), "search needs a State, not NoneType"),  # type: ignore[arg-type]
+        (lambda s: solve(None), "search needs a State, not NoneType"),  # type: ignore[arg-type]
     ],
 )
 def test_api_misuse_is_named(call: object, message: str) -> None:
@@ -90,7 +90,7 @@ class Stuck(State):
     def legal_moves(self) -> list[Move]:
         return []
 
-    def play(self, move: Move) -> State:
+    def play(self, move: Move) -> Stuck:
         raise AssertionError("no moves")
 
     def outcome(self) -> None:

@@ -19,9 +19,9 @@ from unbeatable import (
     State,
     TranspositionTable,
     get_game,
-    search,
     solve_score,
 )
+from unbeatable.search import search
 from unbeatable.search.engine import Engine
 from unbeatable.search.score import INFINITY, WIN, value_from_solve_score
 from unbeatable.search.table import EXACT, LOWER, UPPER
@@ -467,7 +467,7 @@ def test_principal_variations_keep_the_value_at_every_step() -> None:
     for text in ["75", "1", "15", "159", "2", "26", "5", "51", "513"]:
         state = game.parse_position(text)
         for options in ({}, {"hints": False}, {"algorithm": "minimax", "table": True}):
-            result = search(state, **options)  # type: ignore[arg-type]
+            result = search(state, **options)
             position = state
             for move in result.pv:
                 analysis = search(position, analyse=True)

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from unbeatable import get_game, search
+from unbeatable import get_game
 from unbeatable.game import GameError
-from unbeatable.search import Limits
+from unbeatable.search import Limits, search
 
 # Runs one solve in a child and prints the child's peak resident memory in KiB: Linux's VmHWM
 # (ru_maxrss would carry over the forking test process's own peak across exec).
