@@ -168,7 +168,9 @@ class Api:
 
     async def position(self, request: Request) -> Response:
         where = position_of(request.query_params)
-        return JSONResponse(describe_position(where.game, where.state, where.moves))
+        data = describe_position(where.game, where.state, where.moves)
+        data["moves_text"] = where.moves_text
+        return JSONResponse(data)
 
     async def analyse(self, request: Request) -> Response:
         query = request.query_params
@@ -300,16 +302,18 @@ def create_app(
     queue: int | None = None,
     cap: float = DEFAULT_CAP,
     pool: WorkerPool | None = None,
+    warm: bool = True,
 ) -> Starlette:
     """The app. ``workers`` search processes, at most ``queue`` requests waiting for one
     (default: 4 per worker), ``cap`` seconds at most per search. The pool is forked when the
-    app starts (its lifespan) and stopped when it ends."""
+    app starts (its lifespan) and stopped when it ends; ``warm``: load the compiled solvers
+    before forking it (see :meth:`.WorkerPool.start`)."""
     pool = pool or WorkerPool(workers, 4 * workers if queue is None else queue)
     api = Api(pool, cap)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool.start()
+        pool.start(warm)
         try:
             yield
         finally:

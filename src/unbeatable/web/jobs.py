@@ -144,6 +144,11 @@ def parallel(job: Job) -> dict[str, Any]:
     }
 
 
+def warm_up() -> None:
+    """Load what searches compile (the Connect Four solver's kernels) in this process."""
+    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+
+
 JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
 
 

@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..search.parallel import init_worker
-from .jobs import Job, run_job
+from .jobs import Job, run_job, warm_up
 
 __all__ = ["GRACE", "Overloaded", "PoolClosed", "TimedOut", "WorkerPool"]
 
@@ -146,9 +146,13 @@ class WorkerPool:
 
     # --- life -----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Fork the workers (in the event loop's thread, before serving)."""
+    def start(self, warm: bool = True) -> None:
+        """Fork the workers (in the event loop's thread, before serving). ``warm``: first load
+        the compiled Connect Four solver in this process, so that every worker forked from it
+        has it at once (instead of each loading it on its first Connect Four request)."""
         self._loop = asyncio.get_running_loop()
+        if warm:
+            warm_up()
         for _ in range(self.size):
             self._add()
         self.started = True
