@@ -163,7 +163,7 @@ class Api:
                 game = get_game(name)
             except ValueError:
                 continue
-            found.append({**describe_game(name, game), "summary": summary})
+            found.append(describe_game(name, summary, game))
         return JSONResponse({"games": found, "cap": self.cap})
 
     async def position(self, request: Request) -> Response:

@@ -22,12 +22,16 @@ from ..games.subtraction import Subtraction
 __all__ = ["describe_game", "describe_position"]
 
 
-def describe_game(name: str, game: Game) -> dict[str, Any]:
-    """A registered game as the game picker shows it: its parameters with their defaults."""
+def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
+    """A registered game as the game picker shows it: its parameters (as the registry's
+    summary names them) with their defaults (the parameters of ``game``, made without any)."""
+    summary, _, names = summary.partition(" (parameters: ")
+    params = [p.strip() for p in names.rstrip(")").split(",") if p.strip()]
     return {
         "name": name,
         "spec": game.spec,
-        "params": [{"name": k, "default": v} for k, v in game.params.items()],
+        "summary": summary,
+        "params": [{"name": p, "default": game.params.get(p)} for p in params],
         "board": _kind(game),
     }
 

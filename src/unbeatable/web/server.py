@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from types import FrameType
@@ -17,7 +18,7 @@ from typing import IO
 
 from .app import DEFAULT_CAP
 
-__all__ = ["build_parser", "is_loopback", "main"]
+__all__ = ["build_parser", "free_port", "is_loopback", "launch", "main"]
 
 PROG = "unbeatable serve"
 
@@ -149,3 +150,56 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
         print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
         return 1
     return 0
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def launch(
+    port: int,
+    *,
+    workers: int = 2,
+    queue: int | None = None,
+    cap: float | None = None,
+    timeout: float = 60.0,
+) -> subprocess.Popen[str]:
+    """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process, and return
+    it once the health check answers (for tests and benchmarks; stop it with SIGINT)."""
+    import time
+    import urllib.request
+
+    command = [
+        sys.executable,
+        "-m",
+        "unbeatable.web",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
+    if queue is not None:
+        command += ["--queue", str(queue)]
+    if cap is not None:
+        command += ["--time-cap", str(cap)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"the server exited: {process.stderr.read() if process.stderr else ''}"
+            )
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                if r.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not answer on port {port} within {timeout:g} s")

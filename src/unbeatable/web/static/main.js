@@ -243,7 +243,7 @@ function showAnalysis(report) {
   }
   $("pv").textContent = report.pv.join(" ");
   $("pv-play").disabled = !report.pv.length;
-  $("analysis-note").textContent = `${report.to_move} player to move: ${report.label}`;
+  $("analysis-note").textContent = `${report.to_move} player to move: ${report.score.text}`;
   const figures = $("figures");
   const add = (name, value) => {
     html("dt", {}, figures, name);
@@ -334,7 +334,7 @@ async function showParallel(event) {
       game: page.spec, moves: viewedMoves(), depth: $("parallel-depth").value, workers: $("parallel-workers").value,
     });
     const report = data.report;
-    $("parallel-summary").textContent = `${data.workers} workers, ${data.tasks.length} tasks, ${report.nodes.toLocaleString("en")} nodes in ${(data.elapsed * 1000).toFixed(0)} ms; value ${report.label}, best ${report.best_moves.join(" ")}`;
+    $("parallel-summary").textContent = `${data.workers} workers, ${data.tasks.length} tasks, ${report.nodes.toLocaleString("en")} nodes in ${(data.elapsed * 1000).toFixed(0)} ms; value ${report.score.text}, best ${report.best_moves.join(" ")}`;
     drawTimeline($("timeline"), data);
   } catch (error) {
     $("parallel-summary").textContent = error.message;
