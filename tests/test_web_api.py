@@ -25,12 +25,12 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from unbeatable import FIRST, Game, Outcome, State, cli, get_game  # noqa: E402
-from unbeatable import games as registry  # noqa: E402
-from unbeatable.search import Limits, Searcher  # noqa: E402
-from unbeatable.tree import EXACT, INNER, LOWER, PRUNED, UPPER, build_tree  # noqa: E402
-from unbeatable.web.app import CSP, create_app  # noqa: E402
-from unbeatable.web.treeview import windows  # noqa: E402
+from unbeatable import FIRST, Game, Outcome, State, cli, get_game
+from unbeatable import games as registry
+from unbeatable.search import Limits, Searcher
+from unbeatable.tree import EXACT, INNER, LOWER, PRUNED, UPPER, build_tree
+from unbeatable.web.app import CSP, create_app
+from unbeatable.web.treeview import windows
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
