@@ -143,7 +143,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
     try:
         server.run()
     except KeyboardInterrupt:
-        pass
+        pass  # uvicorn raises the signal again once it has stopped
+    except SystemExit:
+        pass  # uvicorn could not start (it said why)
     finally:
         pool.close()
     if not server.started:
@@ -169,6 +171,7 @@ def launch(
     queue: int | None = None,
     cap: float | None = None,
     timeout: float = 60.0,
+    host: str = "127.0.0.1",
 ) -> subprocess.Popen[str]:
     """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process, and return
     it once the health check answers (for tests and benchmarks; stop it with SIGINT)."""
@@ -179,6 +182,8 @@ def launch(
         sys.executable,
         "-m",
         "unbeatable.web",
+        "--host",
+        host,
         "--port",
         str(port),
         "--workers",
