@@ -190,6 +190,7 @@ def test_a_bad_position_in_the_url_shows_the_error(
 def test_the_tree_view_and_the_parallel_timeline(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
+    browser.set_window_size(1280, 2400)  # tall enough for the whole tree in the screenshot
     browser.get(f"{base_url}/?game=tictactoe&moves=5137&human=both")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
     depth = browser.find_element(By.ID, "tree-depth")
