@@ -111,7 +111,9 @@ def health_of(port: int) -> dict[str, object]:
     return data
 
 
-def run_many(client: Client, paths: list[str], concurrency: int) -> tuple[list[float], Counter[int]]:
+def run_many(
+    client: Client, paths: list[str], concurrency: int
+) -> tuple[list[float], Counter[int]]:
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
     with ThreadPoolExecutor(concurrency) as pool:
@@ -125,7 +127,8 @@ def report(label: str, latencies: list[float], statuses: Counter[int], wall: flo
     errors = sum(n for s, n in statuses.items() if s != 200)
     print(
         f"{label}: {len(latencies)} requests in {wall:.2f} s ({len(latencies) / wall:.0f}/s); "
-        f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p95 {percentile(latencies, 0.95) * 1000:.1f} ms, "
+        f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
+        f"p95 {percentile(latencies, 0.95) * 1000:.1f} ms, "
         f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms; "
         f"errors {errors} {dict(statuses)}"
     )
@@ -141,8 +144,10 @@ def tictactoe_load(args: argparse.Namespace) -> bool:
     try:
         client = Client(port)
         client.get("/api/analyze?game=tictactoe&moves=")  # one connection warmed per worker
-        print(f"tic-tac-toe: {len(chosen)} distinct positions of {len(every)} reachable, "
-              f"{args.concurrency} at a time, {args.workers} workers")
+        print(
+            f"tic-tac-toe: {len(chosen)} distinct positions of {len(every)} reachable, "
+            f"{args.concurrency} at a time, {args.workers} workers"
+        )
         start = time.perf_counter()
         latencies, statuses = run_many(client, paths, args.concurrency)
         report("  first pass (searched)", latencies, statuses, time.perf_counter() - start)
@@ -189,11 +194,15 @@ def connect4_burst(args: argparse.Namespace) -> bool:
     finally:
         stop(process)
     answered = sum(n for s, n in statuses.items() if s in (200, 503, 504))
-    print(f"connect four: {len(paths)} analyses at once, {args.workers} workers, queue 10, "
-          f"cap 5 s: answered {answered}/{len(paths)} {dict(statuses)} in {wall:.2f} s; "
-          f"slowest answer {max(latencies):.2f} s")
-    print(f"  health checks during it: {len(health)}, p50 {statistics.median(health) * 1000:.1f} "
-          f"ms, max {max(health) * 1000:.1f} ms")
+    print(
+        f"connect four: {len(paths)} analyses at once, {args.workers} workers, queue 10, "
+        f"cap 5 s: answered {answered}/{len(paths)} {dict(statuses)} in {wall:.2f} s; "
+        f"slowest answer {max(latencies):.2f} s"
+    )
+    print(
+        f"  health checks during it: {len(health)}, p50 {statistics.median(health) * 1000:.1f} "
+        f"ms, max {max(health) * 1000:.1f} ms"
+    )
     met = answered == len(paths) and max(health) < 0.100
     print(f"  goal all answered, none lost, health < 100 ms: {'met' if met else 'NOT met'}")
     return met

@@ -189,3 +189,17 @@ def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(20)
+
+
+@pytest.mark.slow
+def test_the_load_benchmark_runs_and_meets_its_goals() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "serve_load.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--requests", "60", "--concurrency", "5", "--burst", "8"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "first pass (searched): 60 requests" in done.stdout, done.stderr
+    assert "answered 8/8" in done.stdout
+    assert "errors 0 {200: 60}" in done.stdout
