@@ -220,3 +220,35 @@ def test_the_tree_view_and_the_parallel_timeline(
     assert bars
     browser.find_element(By.ID, "parallel-view").screenshot(str(tmp_path / "parallel.png"))
     no_script_errors(browser)
+
+
+def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1280, 1000)
+    browser.get(f"{base_url}/?game=tictactoe&moves=159&human=second")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    browser.find_element(By.ID, "show-scores").click()  # scores off: the board is bare
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board text.score")
+    browser.find_element(By.ID, "hint").click()  # the hint shows the best moves
+    hinted = browser.find_elements(By.CSS_SELECTOR, "#board .hint-cell")
+    assert len(hinted) == 4  # 2, 4, 6 and 8 draw; 3 and 7 lose
+    browser.find_element(By.ID, "show-scores").click()
+    pv = browser.find_element(By.ID, "pv").text.split()
+    browser.find_element(By.ID, "pv-play").click()
+    wait(browser, lambda d: status(d) == f"After {pv[0]}")
+    browser.find_element(By.ID, "pv-next").click()
+    wait(browser, lambda d: status(d) == f"After {pv[0]} {pv[1]}")
+    assert browser.find_element(By.ID, "pv-step").text == "2"
+    browser.save_screenshot(str(tmp_path / "pv.png"))
+    browser.find_element(By.ID, "pv-close").click()
+    browser.find_element(By.CSS_SELECTOR, '#board [data-move="2"]').click()
+    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move")
+    browser.find_element(By.ID, "undo").click()  # takes back the AI's reply and our move
+    wait(browser, lambda d: d.current_url.endswith("moves=159&human=second"))
+    browser.back()  # the position lives in the URL: history works
+    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move")
+    browser.find_element(By.ID, "new-game").click()
+    wait(browser, lambda d: status(d) == "Your move" and "moves=&" not in d.current_url)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1  # AI opened
+    no_script_errors(browser)
