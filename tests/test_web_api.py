@@ -371,3 +371,14 @@ def test_python_m_unbeatable_web_has_help_and_refuses_a_bad_option() -> None:
         "unbeatable serve: error: argument --port: 'http' is not a whole number "
         "(see 'unbeatable serve --help')"
     ]
+
+
+def test_without_the_web_extra_the_server_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
+        "from unbeatable.web.server import main\n"
+        "sys.exit(main(['--port', '1']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("pip install 'unbeatable[web]'")

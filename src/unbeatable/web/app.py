@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..games import get_game, registered
 from .boards import describe_game, describe_position
 from .inputs import (
+    DEFAULT_CAP,
     MAX_TREE_NODES,
     MAX_WORKERS,
     BadInput,
@@ -45,9 +46,6 @@ from .pool import JobFailed, Overloaded, PoolClosed, TimedOut, WorkerPool
 __all__ = ["CSP", "DEFAULT_CAP", "create_app"]
 
 log = logging.getLogger("unbeatable.web")
-
-#: The server's time cap on one request's search, in seconds (a request may ask for less).
-DEFAULT_CAP = 10.0
 
 #: Seconds a client is told to wait after a 503.
 RETRY_AFTER = 2

@@ -19,6 +19,7 @@ from ..players import AIPlayer, PlayerSpecError, parse_player
 from ..search import ALGORITHMS, Limits
 
 __all__ = [
+    "DEFAULT_CAP",
     "MAX_CELLS",
     "MAX_MOVES_TEXT",
     "MAX_TREE_NODES",
@@ -32,6 +33,9 @@ __all__ = [
     "position_of",
     "timeout_of",
 ]
+
+#: The server's time cap on one request's search, in seconds (a request may ask for less).
+DEFAULT_CAP = 10.0
 
 #: The longest move sequence accepted, in characters.
 MAX_MOVES_TEXT = 2000
