@@ -34,8 +34,9 @@ from typing import Any
 
 from unbeatable.game import State
 from unbeatable.games import get_game
-from unbeatable.search import Limits, Searcher, solve
-from unbeatable.search.parallel import ParallelSearcher, _Config, _Task, init_worker
+from unbeatable.search import Limits, Searcher, SearchOptions, solve
+from unbeatable.search.parallel import ParallelSearcher, init_worker
+from unbeatable.search.parallel.worker import Task, TaskConfig
 
 #: (game, position, depth limit or None for an exact search)
 POSITIONS: list[tuple[str, str, int | None]] = [
@@ -240,8 +241,8 @@ def task_cost(cases: list[tuple[str, str, int | None]]) -> tuple[int, float]:
     """A typical task's pickled size in bytes and the seconds to pickle and unpickle it."""
     spec, text, depth = cases[0]
     state = _state(spec, text)
-    config = _Config("0" * 32, "alphabeta", True, 1 << 20, True, True, None, None)
-    task = _Task(config, state, depth or 99, -100, 100, 1, None, None)
+    config = TaskConfig("0" * 32, SearchOptions(), "alphabeta")
+    task = Task(config, state, depth or 99, -100, 100, 1, None, None)
     data = pickle.dumps(task)
     rounds = 2000
     start = time.perf_counter()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from unbeatable import Outcome, State
+from unbeatable import Move, Outcome, State
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ class Dots(State):
     def _closed(self, drawn: int) -> int:
         return sum(all(drawn >> e & 1 for e in box) for box in self._boxes)
 
-    def play(self, move: int) -> Dots:  # type: ignore[override]
+    def play(self, move: Move) -> Dots:
+        assert isinstance(move, int)
         drawn = self.drawn | 1 << move
         made = self._closed(drawn) - self._closed(self.drawn)
         sign = 1 if self.turn == 0 else -1

@@ -8,7 +8,8 @@ from functools import cache
 import pytest
 from dots import Dots
 
-from unbeatable import Limits, Searcher, State, search
+from unbeatable import Limits, Searcher, State
+from unbeatable.search import search
 from unbeatable.search.parallel import ParallelSearcher
 from unbeatable.search.score import WIN, WIN_MIN
 

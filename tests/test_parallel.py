@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -104,7 +104,7 @@ class Piles(State):
         ]
 
     def play(self, move: Move) -> Piles:
-        pile, n = move  # type: ignore[misc]
+        pile, n = cast(tuple[int, int], move)
         a, b = (self.a - n, self.b) if pile == 0 else (self.a, self.b - n)
         child = Piles(a, b, self.ply_ + 1, self.die_at, self.manager, self.mode)
         if a + b == self.die_at and os.getpid() != self.manager:

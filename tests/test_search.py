@@ -19,9 +19,9 @@ from unbeatable import (
     State,
     TranspositionTable,
     get_game,
-    search,
     solve_score,
 )
+from unbeatable.search import search
 from unbeatable.search.engine import Engine
 from unbeatable.search.score import INFINITY, WIN, value_from_solve_score
 from unbeatable.search.table import EXACT, LOWER, UPPER
@@ -312,7 +312,9 @@ def test_the_explicit_stack_solves_a_game_thousands_of_plies_deep(pile: int) -> 
     result = search(state)  # chooses the explicit stack by itself
     assert result.algorithm == "alphabeta-stack"
     assert result.score == subtraction_value(pile, 3)
-    assert result.seldepth >= 5000
+    # The winning take first: the longest line takes 3 tokens, then 1, so it ends near ply
+    # pile // 2, still far beyond Python's recursion limit.
+    assert result.seldepth >= pile // 2
     assert result.exact
     if pile % 4:
         assert result.best_moves == (pile % 4,)
@@ -392,7 +394,7 @@ def test_a_user_evaluation_and_move_order_need_no_fork() -> None:
 
     result = search(state, Limits(depth=1), evaluate=prefer_corner, order=reverse)
     assert calls and result.score.value == 0
-    assert result.move == 0  # all equal: the first in the game's move order
+    assert result.move == 24  # all equal: the first in the hook's order (issue 12 item 11)
     assert result.best_moves == tuple(range(25))
 
 
@@ -465,7 +467,7 @@ def test_principal_variations_keep_the_value_at_every_step() -> None:
     for text in ["75", "1", "15", "159", "2", "26", "5", "51", "513"]:
         state = game.parse_position(text)
         for options in ({}, {"hints": False}, {"algorithm": "minimax", "table": True}):
-            result = search(state, **options)  # type: ignore[arg-type]
+            result = search(state, **options)
             position = state
             for move in result.pv:
                 analysis = search(position, analyse=True)
@@ -474,9 +476,10 @@ def test_principal_variations_keep_the_value_at_every_step() -> None:
                 position = position.play(move)
 
 
-def test_scores_order_by_value_alone_and_bad_evaluations_are_named() -> None:
-    assert not Score(5, exact=False) < Score(5)
-    assert Score(5, exact=False) <= Score(5) and Score(5) <= Score(5, exact=False)
+def test_scores_order_by_value_then_proof_and_bad_evaluations_are_named() -> None:
+    # Issue 8: equality and ordering agree; at one value a proven score ranks above a guess.
+    assert Score(5, exact=False) < Score(5) and Score(5, exact=False) != Score(5)
+    assert Score(4) < Score(5, exact=False)
     state = get_game("mnk:4,4,4").initial()
     with pytest.raises(ValueError, match="not a number"):
         search(state, Limits(depth=1), evaluate=lambda s: float("nan"))

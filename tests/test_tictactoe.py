@@ -7,7 +7,8 @@ from functools import cache
 
 import pytest
 
-from unbeatable import Limits, Searcher, State, get_game, search, solve
+from unbeatable import Limits, Searcher, State, get_game, solve
+from unbeatable.search import search
 
 # --- an independent brute force: boards as 9-character strings, nothing from the library ---
 
@@ -203,5 +204,6 @@ def test_depth_limited_search_uses_the_evaluation() -> None:
     assert not result.exact and result.score.kind == "heuristic"
     assert result.evaluations > 0 and result.move in state.legal_moves()
     # the best cells lie in the most five-cell windows: at least 4 cells from every edge
+    assert isinstance(result.move, int)
     row, column = divmod(result.move, 15)
     assert 4 <= row <= 10 and 4 <= column <= 10

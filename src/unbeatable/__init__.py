@@ -6,6 +6,7 @@
 'draw'
 """
 
+from . import search
 from .game import (
     FIRST,
     SECOND,
@@ -22,11 +23,18 @@ from .games import UnknownGameError, get_game, register, registered
 from .search import (
     ALGORITHMS,
     Limits,
+    ParallelSearcher,
+    ParallelSearchError,
     Score,
     Searcher,
+    SearchInterrupted,
+    SearchOptions,
     SearchResult,
+    TaskStats,
     TranspositionTable,
-    search,
+    WorkerLostError,
+    parallel_search,
+    parallel_solve,
     solve,
     solve_score,
 )
@@ -45,13 +53,21 @@ __all__ = [
     "Limits",
     "Move",
     "Outcome",
+    "ParallelSearchError",
+    "ParallelSearcher",
     "Score",
+    "SearchInterrupted",
+    "SearchOptions",
     "SearchResult",
     "Searcher",
     "State",
+    "TaskStats",
     "TranspositionTable",
     "UnknownGameError",
+    "WorkerLostError",
     "get_game",
+    "parallel_search",
+    "parallel_solve",
     "register",
     "registered",
     "search",

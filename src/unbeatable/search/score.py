@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import FIRST, State
+from ..game import State
 
 __all__ = [
     "EVAL_LIMIT",
@@ -62,7 +62,9 @@ class Score:
 
     ``value`` is the integer described in this module's docstring; ``exact`` says whether it is
     the game-theoretic value (True) or comes from a depth-limited search with an evaluation
-    (False). Scores compare by ``value``: greater is better for the side to move.
+    (False). Scores compare by ``value``: greater is better for the side to move; at the same
+    value a proven score ranks above an estimate, so that equality (which needs both fields
+    equal) and the ordering agree: of two scores exactly one of <, == and > holds.
     """
 
     value: int
@@ -107,17 +109,20 @@ class Score:
             return None
         return (plies + 1) // 2 if self.is_win else plies // 2
 
+    def _rank(self) -> tuple[int, bool]:
+        return (self.value, self.exact)
+
     def __lt__(self, other: Score) -> bool:
-        return self.value < other.value
+        return self._rank() < other._rank()
 
     def __le__(self, other: Score) -> bool:
-        return self.value <= other.value
+        return self._rank() <= other._rank()
 
     def __gt__(self, other: Score) -> bool:
-        return self.value > other.value
+        return self._rank() > other._rank()
 
     def __ge__(self, other: Score) -> bool:
-        return self.value >= other.value
+        return self._rank() >= other._rank()
 
     def __neg__(self) -> Score:
         return Score(-self.value, self.exact)
@@ -155,11 +160,6 @@ def solve_score(state: State, score: Score) -> int:
     # the last stone of the game is placed when ply + plies - 1 stones are on the board
     magnitude = (cells + 2 - state.ply - plies) // 2
     return magnitude if score.is_win else -magnitude
-
-
-def first_player_view(score: Score, to_move: int) -> Score:
-    """``score`` as the first player sees it."""
-    return score if to_move == FIRST else -score
 
 
 def value_from_solve_score(state: State, score: int) -> int:

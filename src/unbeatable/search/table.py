@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable
 from typing import NamedTuple
 
 from ..game import Move
 
-__all__ = ["EXACT", "LOWER", "RESOLVED", "UPPER", "Entry", "TranspositionTable", "mix"]
+__all__ = ["EXACT", "LOWER", "RESOLVED", "UPPER", "Bound", "Entry", "TranspositionTable", "mix"]
 
-#: Bound flags: the stored value is the exact value, a lower bound, or an upper bound.
-EXACT = 0
-LOWER = 1
-UPPER = 2
+
+class Bound(enum.IntEnum):
+    """What a value is: the exact value, a lower bound (the true value is at least this), or an
+    upper bound (at most this). The one spelling for the table, the tree and every report; its
+    text form is the lower-case name (``str(Bound.LOWER) == "lower"``)."""
+
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @property
+    def flipped(self) -> Bound:
+        """The same bound seen from the other side (a lower bound becomes an upper one)."""
+        return _FLIPPED[self]
+
+
+EXACT = Bound.EXACT
+LOWER = Bound.LOWER
+UPPER = Bound.UPPER
+_FLIPPED = {EXACT: EXACT, LOWER: UPPER, UPPER: LOWER}
 
 #: The depth stored for a result that no depth limit touched (every leaf was a finished game):
 #: such an entry answers a search of any depth.
@@ -22,7 +42,7 @@ RESOLVED = 1 << 30
 class Entry(NamedTuple):
     key: Hashable
     value: int  #: counted from this entry's position (see :func:`~.score.to_table`)
-    flag: int  #: EXACT, LOWER or UPPER
+    flag: Bound
     depth: int  #: the remaining depth it was searched to, or RESOLVED
     move: Move | None  #: the best move found, or None
 
@@ -72,7 +92,7 @@ class TranspositionTable:
             return entry
         return None
 
-    def store(self, key: Hashable, value: int, flag: int, depth: int, move: Move | None) -> None:
+    def store(self, key: Hashable, value: int, flag: Bound, depth: int, move: Move | None) -> None:
         self.stores += 1
         self._slots[self.slot(key)] = Entry(key, value, flag, depth, move)
 

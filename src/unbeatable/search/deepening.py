@@ -1,0 +1,187 @@
+"""The one deepening loop, shared by the serial and the parallel searcher.
+
+A searcher supplies a :class:`Step`: how to search the root to one depth (in this process, or
+split over workers). This module runs the iterations under the limits, builds every result,
+falls back on what is known when a budget runs out, and turns Ctrl-C into
+:class:`~.result.SearchInterrupted` carrying the best result known.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from ..game import Move, State
+from .engine import SearchStopped
+from .options import Limits, SearchOptions
+from .result import (
+    UNLIMITED,
+    Counters,
+    SearchInterrupted,
+    SearchResult,
+    build_result,
+    interrupted,
+    rank_moves,
+)
+from .score import Score
+
+__all__ = ["Root", "Searching", "Step", "deepen"]
+
+
+@dataclass
+class Root:
+    """The root after one iteration (or part of one): each move's value, counted from the root
+    and from its side to move (exact for the best moves, a bound below them for the others);
+    the line each move's search saw; the order the moves were tried in; and whether no depth
+    limit cut any line short."""
+
+    values: dict[Move, int] = field(default_factory=dict)
+    lines: dict[Move, list[Move]] = field(default_factory=dict)
+    order: list[Move] = field(default_factory=list)
+    exact: bool = False
+
+
+class Step(Protocol):
+    """How one searcher searches the root to one depth."""
+
+    @property
+    def counters(self) -> Counters: ...
+
+    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+        """Search every root move to ``depth`` (``alone``: the only iteration). Raises
+        :class:`~.engine.SearchStopped` when the budget runs out."""
+
+    def partial(self) -> Root | None:
+        """The moves of the iteration under way whose values are known, if any."""
+
+    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
+        """The principal variation starting with ``move``, whose value is ``value``."""
+
+    def fallback(self) -> Move:
+        """A move to play when nothing at all is known: the first in the search's order."""
+
+
+def deepen(
+    state: State,
+    limits: Limits,
+    options: SearchOptions,
+    step: Step,
+    algorithm: str,
+    start: float,
+    analyse: bool,
+) -> Iterator[SearchResult]:
+    """Yield a result after every completed iteration; the last one is the answer.
+
+    Without a budget (and without ``options.iterative``) one iteration goes straight to the
+    depth limit or to the end of the game. With a time or node budget the search deepens one
+    ply at a time until the budget runs out or the value is exact; the last result is then
+    marked incomplete and holds the last completed iteration's answer, or the part of the
+    first iteration that finished, or the first move in the search's order.
+    """
+    max_depth = limits.depth if limits.depth is not None else UNLIMITED
+    repeat = limits.bounded or options.iterative
+    depths: Sequence[int] = range(1, max_depth + 1) if repeat else (max_depth,)
+    last: SearchResult | None = None
+    try:
+        for depth in depths:
+            try:
+                root = step.iteration(depth, analyse, not repeat)
+            except SearchStopped:
+                break
+            last = _result(state, step, root, algorithm, start, depth, analyse, options.rng)
+            yield last
+            if last.exact or depth >= max_depth:
+                return
+        last = last or _known(state, step, algorithm, start, analyse, options.rng)
+        if last is None:
+            move = step.fallback()
+            last = build_result(
+                state, step.counters, algorithm, start, (move,), (), Score(0, False), None, 0,
+                None,
+            )
+        yield interrupted(last, step.counters, start)
+    except SearchInterrupted:
+        raise
+    except KeyboardInterrupt:
+        known = last or _known(state, step, algorithm, start, analyse, options.rng)
+        raise SearchInterrupted(
+            interrupted(known, step.counters, start) if known is not None else None
+        ) from None
+
+
+def _known(
+    state: State,
+    step: Step,
+    algorithm: str,
+    start: float,
+    analyse: bool,
+    rng: random.Random | None,
+) -> SearchResult | None:
+    """The result of the part of an iteration that finished, if any move's value is known."""
+    root = step.partial()
+    if root is None or not root.values:
+        return None
+    result = _result(state, step, root, algorithm, start, 0, analyse, rng)
+    return replace(result, score=Score(result.score.value, False), exact=False)
+
+
+def _result(
+    state: State,
+    step: Step,
+    root: Root,
+    algorithm: str,
+    start: float,
+    depth: int,
+    analyse: bool,
+    rng: random.Random | None,
+) -> SearchResult:
+    legal = list(state.legal_moves())
+    value, best, scores = rank_moves(legal, root.values, root.exact, analyse)
+    first = next((m for m in root.order if m in best), best[0])
+    pv = step.line(root, first, value, depth)
+    return build_result(
+        state, step.counters, algorithm, start, best, pv, Score(value, root.exact), scores,
+        depth, rng, root.order,
+    )
+
+
+class Searching(ABC):
+    """What the serial and the parallel searcher share: :meth:`search` runs :meth:`iterate`."""
+
+    @abstractmethod
+    def iterate(
+        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+    ) -> Iterator[SearchResult]:
+        """Yield a result after every completed iteration; the last one is the answer."""
+
+    def search(
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``state`` within ``limits`` and return the result.
+
+        ``analyse``: also give every legal move its own value (``move_scores``).
+        ``on_iteration``: called with the result of every completed iteration.
+        Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
+        it comes between iterations, in ``on_iteration``).
+        """
+        result: SearchResult | None = None
+        try:
+            for result in self.iterate(state, limits, analyse=analyse):
+                if on_iteration is not None:
+                    on_iteration(result)
+        except SearchInterrupted:
+            raise
+        except KeyboardInterrupt:
+            raise SearchInterrupted(
+                None if result is None else replace(result, complete=False)
+            ) from None
+        assert result is not None
+        return result

@@ -1,0 +1,189 @@
+"""What a search may do (:class:`SearchOptions`) and how far it may go (:class:`Limits`).
+
+Both are frozen and check themselves when made, so a bad option is refused where it is written,
+not deep inside a search. Every searcher (:class:`~.driver.Searcher`,
+:class:`~.parallel.ParallelSearcher`, :func:`~.driver.search`) takes the same options.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from ..game import SolveRequest, State
+from .engine import Evaluator, Orderer
+
+__all__ = ["ALGORITHMS", "DEFAULT_TABLE_SIZE", "RECURSION_SAFE_PLIES", "Limits", "SearchOptions"]
+
+#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
+ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+
+#: Entries in a transposition table when no size is given.
+DEFAULT_TABLE_SIZE = 1 << 20
+
+#: Deeper than this many plies, the default choice is the explicit-stack search.
+RECURSION_SAFE_PLIES = 400
+
+
+def _whole(value: object, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far a search may go. None means no limit of that kind.
+
+    ``depth``: plies below the root (positions at the limit are evaluated); ``time``: seconds of
+    wall-clock time; ``nodes``: positions visited (honoured exactly by the serial search). With
+    no limit at all the search is exact.
+    """
+
+    depth: int | None = None
+    time: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and not _whole(self.depth, 1):
+            raise ValueError(f"depth limit must be a whole number >= 1, not {self.depth!r}")
+        if self.time is not None and (
+            isinstance(self.time, bool)
+            or not isinstance(self.time, (int, float))
+            or not math.isfinite(self.time)
+            or self.time <= 0
+        ):
+            raise ValueError(f"time limit must be a positive number of seconds, not {self.time!r}")
+        if self.nodes is not None and not _whole(self.nodes, 1):
+            raise ValueError(f"node limit must be a whole number >= 1, not {self.nodes!r}")
+
+    @property
+    def bounded(self) -> bool:
+        """True when the search has a time or node budget (and so runs iteration by iteration)."""
+        return self.time is not None or self.nodes is not None
+
+    @staticmethod
+    def of(limits: object) -> Limits:
+        """``limits`` itself, or no limits for None; anything else is refused by name."""
+        if limits is None:
+            return Limits()
+        if not isinstance(limits, Limits):
+            raise TypeError(
+                f"limits must be a Limits, e.g. Limits(time={limits!r}), not "
+                f"{type(limits).__name__} {limits!r}"
+            )
+        return limits
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How to search; the same options for the serial and the parallel searcher.
+
+    ``algorithm``: one of :data:`ALGORITHMS`, or None to choose alpha-beta (explicit-stack when
+    the game can outlast Python's recursion) and to let a game with a solver of its own answer.
+    ``table``: keep a transposition table of ``table_size`` entries (memoization for minimax
+    and negamax; bounds for alpha-beta); None means yes except for plain minimax and negamax.
+    ``table_size`` None: :data:`DEFAULT_TABLE_SIZE` entries (and a game's own solver's default).
+    ``symmetry``: key the table by the game's canonical key. ``hints``: use the game's move
+    ordering and immediate-win detection (alpha-beta only). ``evaluate`` and ``order`` replace
+    the game's evaluation and move order without forking it (the parallel searcher needs them
+    picklable: module-level functions). ``rng``: break ties among equally good moves at random
+    instead of taking the first in the search's move order. ``iterative``: deepen one ply at a
+    time even without a time or node budget (with a budget the search always deepens).
+    ``threads`` and ``book``: passed to a game's own solver (threads to use, None for every
+    core; whether to use its opening book or database).
+    """
+
+    algorithm: str | None = None
+    table: bool | None = None
+    table_size: int | None = None
+    symmetry: bool = True
+    hints: bool = True
+    evaluate: Evaluator | None = None
+    order: Orderer | None = None
+    rng: random.Random | None = field(default=None, compare=False)
+    iterative: bool = False
+    threads: int | None = None
+    book: bool = True
+
+    def __post_init__(self) -> None:
+        if self.algorithm is not None and self.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"unknown algorithm {self.algorithm!r}: choose one of {', '.join(ALGORITHMS)}"
+            )
+        if self.table is None:
+            object.__setattr__(self, "table", self.algorithm not in ("minimax", "negamax"))
+        if self.table_size is not None and not _whole(self.table_size, 1):
+            raise ValueError(f"table capacity must be a positive integer, not {self.table_size!r}")
+        for name in ("table", "symmetry", "hints", "iterative", "book"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        for name in ("evaluate", "order"):
+            hook = getattr(self, name)
+            if hook is not None and not callable(hook):
+                raise TypeError(f"{name} must be a function, not {hook!r}")
+        if self.rng is not None and not isinstance(self.rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {self.rng!r}")
+        if self.threads is not None and not _whole(self.threads, 1):
+            raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
+
+    @classmethod
+    def make(cls, options: SearchOptions | None, **changes: Any) -> SearchOptions:
+        """``options`` (or the defaults) with ``changes`` applied."""
+        base = options if options is not None else cls()
+        if not isinstance(base, SearchOptions):
+            raise TypeError(f"options must be a SearchOptions, not {base!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise TypeError(f"unknown search option {unknown[0]!r}: choose from {sorted(known)}")
+        if "algorithm" in changes and "table" not in changes and options is None:
+            changes["table"] = None
+        return replace(base, **changes) if changes else base
+
+    @property
+    def entries(self) -> int:
+        """The transposition table's capacity."""
+        return self.table_size if self.table_size is not None else DEFAULT_TABLE_SIZE
+
+    def uses_solver(self, state: State) -> bool:
+        """The one rule for handing a position to the game's own solver: the game has one
+        (:attr:`State.has_solver`), the position is unfinished, and no algorithm or evaluation
+        was asked for."""
+        return (
+            state.has_solver
+            and self.algorithm is None
+            and self.evaluate is None
+            and state.outcome() is None
+        )
+
+    def tie_order(self, state: State) -> list[Any]:
+        """The order that breaks ties among equally good moves: the ``order`` hook's when one
+        is given, else legal order (so that every algorithm, with hints or without, plays the
+        same move)."""
+        legal = list(state.legal_moves())
+        return list(self.order(state, legal)) if self.order is not None else legal
+
+    def choose_algorithm(self, state: State) -> str:
+        """The algorithm asked for, or alpha-beta (explicit-stack for very long games)."""
+        if self.algorithm is not None:
+            return self.algorithm
+        longest = state.max_plies
+        if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
+            return "alphabeta"
+        return "alphabeta-stack"
+
+    def solve_request(
+        self, *, weak: bool = False, quick: bool = False, deadline: float | None = None,
+        max_nodes: int | None = None,
+    ) -> SolveRequest:
+        """What to ask of a game's own solver under these options."""
+        return SolveRequest(
+            weak=weak,
+            quick=quick,
+            threads=self.threads,
+            book=self.book,
+            table_size=self.table_size,
+            deadline=deadline,
+            max_nodes=max_nodes,
+        )

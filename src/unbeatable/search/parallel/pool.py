@@ -1,0 +1,201 @@
+"""The one task pool every parallel scheduling loop uses.
+
+:class:`WorkerPool` is the executor's life: made on first use (local processes) or given
+(e.g. MPI), closed, or aborted on Ctrl-C. :class:`Tasks` is one search's traffic with it:
+submit a task, wait for any to finish, turn a broken pool or a raising task into our errors
+(naming the task), cancel what is no longer wanted.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from .worker import Report, Task, TaskFailed, init_worker, run_task
+
+__all__ = ["Done", "ParallelSearchError", "Tasks", "Where", "WorkerLostError", "WorkerPool"]
+
+T = TypeVar("T")
+
+
+class ParallelSearchError(RuntimeError):
+    """A task failed in a worker: ``root`` (the searched position), ``moves`` (from the root
+    to the task's position), ``position`` (the task's) and ``detail`` (the worker's
+    traceback)."""
+
+    def __init__(self, message: str, *, root: str, moves: str, position: str, detail: str) -> None:
+        super().__init__(message)
+        self.root = root
+        self.moves = moves
+        self.position = position
+        self.detail = detail
+
+
+class WorkerLostError(ParallelSearchError):
+    """A worker process died (killed, out of memory) while the search needed it."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a task was in the search, to name it in an error."""
+
+    root: str
+    moves: str
+    position: str
+
+    def error(self, kind: type[ParallelSearchError], what: str, detail: str) -> ParallelSearchError:
+        if self.moves or self.root != self.position:
+            place = f"the task searching {self.position!r} (moves {self.moves} from {self.root!r})"
+        else:
+            place = f"the task solving {self.position!r}"
+        return kind(
+            f"{what} in {place}", root=self.root, moves=self.moves, position=self.position,
+            detail=detail,
+        )
+
+
+class WorkerPool:
+    """The executor: ``workers`` local processes made on first use, or one given."""
+
+    def __init__(
+        self, workers: int | None, executor: cf.Executor | None, own_executor: bool
+    ) -> None:
+        self._executor = executor
+        self._own = executor is None or own_executor
+        self._given = executor is not None  # the caller's executor: never replaced by a pool
+        self._workers = workers
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once."""
+        if self._workers is None:
+            self._workers = os.cpu_count() or 1
+            for name in ("num_workers", "_max_workers"):
+                count = getattr(self._executor, name, None)
+                if isinstance(count, int) and count >= 1:
+                    self._workers = count
+                    break
+        return self._workers
+
+    def executor(self) -> cf.Executor:
+        """The executor, made now if this pool makes its own."""
+        if self._executor is None:
+            if self._given:
+                raise RuntimeError("the executor given to this searcher has been shut down")
+            self._executor = cf.ProcessPoolExecutor(
+                self.workers, initializer=init_worker, initargs=(os.getpid(),)
+            )
+        return self._executor
+
+    def close(self) -> None:
+        """Shut the executor down if this pool owns it (a later search makes a new one)."""
+        if self._executor is not None and self._own:
+            executor, self._executor = self._executor, None
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop every worker now: cancel what has not started and end the processes we own."""
+        executor = self._executor
+        if executor is None or not self._own:
+            return
+        self._executor = None
+        processes = dict(getattr(executor, "_processes", None) or {})
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes.values():
+            if process.is_alive():
+                process.terminate()
+        for process in processes.values():
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+
+    def __repr__(self) -> str:
+        return f"workers={self._workers} executor={self._executor!r}"
+
+
+@dataclass(frozen=True)
+class Done(Generic[T]):
+    """A finished task: its tag, the task, when it was sent, its report; ``stray`` when it
+    was no longer wanted (its figures still count)."""
+
+    tag: T | None
+    task: Task | None
+    sent: float
+    report: Report
+    stray: bool = False
+
+
+class Tasks(Generic[T]):
+    """One search's tasks in a :class:`WorkerPool`, each with a tag of the caller's."""
+
+    def __init__(self, pool: WorkerPool, where: Callable[[T, Task], Where]) -> None:
+        self.pool = pool
+        self.where = where
+        self.pending: dict[cf.Future[Report], tuple[T, Task, float]] = {}
+        self.stray: set[cf.Future[Report]] = set()  # out, but no longer wanted
+
+    def __len__(self) -> int:
+        return len(self.pending)
+
+    def submit(self, task: Task, tag: T) -> None:
+        try:
+            future = self.pool.executor().submit(run_task, task)
+        except BrokenProcessPool as err:  # a worker died since the last task was sent
+            raise self.where(tag, task).error(
+                WorkerLostError, "a worker process died", repr(err)
+            ) from None
+        self.pending[future] = (tag, task, time.perf_counter())
+
+    def wait(self, timeout: float | None = None) -> list[Done[T]]:
+        """The tasks that finished once any has (none if ``timeout`` passed first)."""
+        finished, _ = cf.wait(
+            [*self.pending, *self.stray], timeout=timeout, return_when=cf.FIRST_COMPLETED
+        )
+        done: list[Done[T]] = []
+        for future in finished:
+            if future in self.stray:
+                self.stray.discard(future)
+                if not future.cancelled() and future.exception() is None:
+                    done.append(Done(None, None, 0.0, future.result(), stray=True))
+                continue
+            tag, task, sent = self.pending.pop(future)
+            done.append(Done(tag, task, sent, self._result(future, tag, task)))
+        return done
+
+    def _result(self, future: cf.Future[Report], tag: T, task: Task) -> Report:
+        """The task's report, or the error that names it."""
+        kind: type[ParallelSearchError]
+        try:
+            return future.result()
+        except BrokenProcessPool as err:
+            kind, what, detail = WorkerLostError, "a worker process died", repr(err)
+        except TaskFailed as err:
+            kind, what, detail = ParallelSearchError, err.summary, err.trace
+        except cf.CancelledError:
+            raise
+        except Exception as err:  # an executor's own failure, e.g. MPI
+            kind, what = ParallelSearchError, f"{type(err).__name__}: {err}"
+            detail = traceback.format_exc()
+        raise self.where(tag, task).error(kind, what, detail) from None
+
+    def forget(self, unwanted: Callable[[T], bool]) -> None:
+        """Cancel the tasks whose tag is ``unwanted``; those already running become strays."""
+        for future, (tag, _task, _sent) in list(self.pending.items()):
+            if unwanted(tag):
+                del self.pending[future]
+                if not future.cancel():
+                    self.stray.add(future)
+
+    def drain(self) -> None:
+        """Forget every task still out (cancelling those not started)."""
+        for future in [*self.pending, *self.stray]:
+            future.cancel()
+        self.pending.clear()
+        self.stray.clear()

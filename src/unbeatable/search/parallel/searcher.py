@@ -1,0 +1,323 @@
+"""The public parallel searcher: :class:`ParallelSearcher`, :func:`parallel_search` and
+:func:`parallel_solve`. Same options and results as the serial :class:`~..driver.Searcher`;
+the deepening loop is the same (:func:`~..deepening.deepen`), only the root's step differs."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ...game import Move, State
+from ..deepening import Root, Searching, deepen
+from ..driver import Searcher, check_recursion, check_state
+from ..options import Limits, SearchOptions
+from ..pv import solver_line
+from ..result import UNLIMITED, SearchResult, build_result, rank_moves
+from ..score import INFINITY, Score, solve_score
+from .pool import Tasks, Where, WorkerLostError, WorkerPool
+from .split import Run, Totals
+from .worker import Task, TaskConfig, TaskStats
+
+__all__ = [
+    "DEFAULT_SPLIT_DEPTH",
+    "PRESEARCH_MOVES",
+    "PRESEARCH_PLIES",
+    "ParallelSearcher",
+    "parallel_search",
+    "parallel_solve",
+]
+
+#: Nodes with fewer plies than this left below them are searched whole, as one task.
+DEFAULT_SPLIT_DEPTH = 5
+
+#: A single depth-limited search first searches this many plies shallower, to order the moves.
+PRESEARCH_PLIES = 2
+
+#: ... and only with at least this many root moves: with fewer, the alpha-beta tree is narrow
+#: and two plies less are too large a part of the work (Connect Four's 7 columns: about 25%).
+PRESEARCH_MOVES = 10
+
+
+class ParallelSearcher(Searching):
+    """A :class:`~..driver.Searcher` whose work runs in worker processes or MPI ranks.
+
+    ``workers``: how many tasks run at once (default: the executor's worker count, or the
+    number of cores for the local pool). ``executor``: any :class:`concurrent.futures.Executor`
+    whose workers can import this package and the game, e.g.
+    :class:`mpi4py.futures.MPIPoolExecutor`; without one, a pool of ``workers`` local processes
+    is made on first use and kept (with the workers' tables) until :meth:`close`.
+    ``own_executor``: shut a given executor down in :meth:`close` and on Ctrl-C.
+    ``split_depth``: nodes with fewer plies than this below them are searched whole by one task.
+    ``presearch``: precede a single deep depth-limited search by one :data:`PRESEARCH_PLIES`
+    shallower (to order the root moves).
+    ``options`` and the keywords: the :class:`~..options.SearchOptions`, as for the serial
+    searcher (``evaluate`` and ``order`` must be picklable: module-level functions).
+
+    Use it as a context manager, or call :meth:`close`, to release the workers.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        executor: cf.Executor | None = None,
+        own_executor: bool = False,
+        split_depth: int = DEFAULT_SPLIT_DEPTH,
+        presearch: bool = True,
+        options: SearchOptions | None = None,
+        **kw: Any,
+    ) -> None:
+        if workers is not None and (
+            not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+        ):
+            raise ValueError(f"workers must be a whole number >= 1, not {workers!r}")
+        if not isinstance(split_depth, int) or isinstance(split_depth, bool) or split_depth < 2:
+            raise ValueError(f"split_depth must be a whole number >= 2, not {split_depth!r}")
+        self.options = SearchOptions.make(options, **kw)
+        self.split_depth = split_depth
+        self.presearch = presearch
+        self._pool = WorkerPool(workers, executor, own_executor)
+        self._session = uuid.uuid4().hex
+        self._hints: dict[Any, Move] = {}  # best moves of split nodes, for the next iteration
+        #: The cost of every task of the last search, in the order the results came back.
+        self.task_log: list[TaskStats] = []
+
+    algorithm = property(lambda self: self.options.algorithm)
+    table = property(lambda self: self.options.table)
+    table_size = property(lambda self: self.options.entries)
+    evaluate = property(lambda self: self.options.evaluate)
+    rng = property(lambda self: self.options.rng)
+
+    # --- the pool -------------------------------------------------------------------------
+
+    @property
+    def workers(self) -> int:
+        """How many tasks run at once."""
+        return self._pool.workers
+
+    def executor(self) -> cf.Executor:
+        """The executor, made now if this searcher makes its own."""
+        return self._pool.executor()
+
+    def close(self) -> None:
+        """Shut the pool down if this searcher owns it (a later search makes a new one)."""
+        self._pool.close()
+
+    def __enter__(self) -> ParallelSearcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<ParallelSearcher {self._pool!r}>"
+
+    # --- searching ------------------------------------------------------------------------
+
+    # search(): see Searching.search. A time limit applies to the whole search; a node budget
+    # is shared out, each task getting what remains when it is sent, so the total may
+    # overshoot it by up to one task's worth per worker.
+
+    def iterate(
+        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+    ) -> Iterator[SearchResult]:
+        """Yield a result after every completed iteration, as :meth:`.Searcher.iterate`."""
+        limits = Limits.of(limits)
+        check_state(state)
+        options = self.options
+        algorithm = options.choose_algorithm(state)
+        check_recursion(state, algorithm, limits)
+        if state.outcome() is not None:
+            yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
+            return
+        start = time.perf_counter()
+        self.task_log = []
+        run = Run(
+            self._pool,
+            TaskConfig(self._session, options, algorithm),
+            hints=self._hints,
+            task_log=self.task_log,
+            split_depth=self.split_depth,
+            deadline=start + limits.time if limits.time is not None else None,
+            max_nodes=limits.nodes,
+        )
+        try:
+            if options.uses_solver(state) and limits == Limits():
+                yield self._by_solver(run, state, start, analyse)
+                return
+            step = _ParallelStep(self, run, state)
+            yield from deepen(state, limits, options, step, algorithm, start, analyse)
+        except (KeyboardInterrupt, WorkerLostError):
+            self._pool.abort()
+            raise
+        finally:
+            run.drain()
+
+    def presearches(self, state: State, depth: int, analyse: bool) -> bool:
+        """Whether a single depth-limited search first searches :data:`PRESEARCH_PLIES`
+        shallower (when it is deep enough and the root has at least :data:`PRESEARCH_MOVES`
+        moves): that orders the root moves (and fills the workers' tables with best moves)
+        so that the first root move, whose value bounds the young brothers, is likely the
+        best; it costs a small fraction of the deeper search.
+        """
+        if not self.presearch or analyse or depth == UNLIMITED or depth - PRESEARCH_PLIES < 2:
+            return False
+        left = depth if state.max_plies is None else min(depth, state.max_plies - state.ply)
+        return (
+            left >= self.split_depth + PRESEARCH_PLIES
+            and len(state.legal_moves()) >= PRESEARCH_MOVES
+        )
+
+    def _by_solver(self, run: Run, state: State, start: float, analyse: bool) -> SearchResult:
+        """Every move's exact score from the game's solver, one task per move."""
+        values = run.solve_children(state, weak=False)
+        legal = list(state.legal_moves())
+        best_value, best, scores = rank_moves(legal, values, True, analyse)
+        spent = time.perf_counter() - start
+        try:
+            pv = solver_line(state, best[0], spent, self.options.solve_request(quick=True))
+        except KeyboardInterrupt:
+            pv = (best[0],)
+        return build_result(
+            state, run.totals, "solver", start, best, pv, Score(best_value), scores, 0,
+            self.options.rng,
+        )
+
+    # --- solving --------------------------------------------------------------------------
+
+    def solve(self, state: State, *, weak: bool = False) -> int:
+        """The exact score of ``state`` in the solve convention, as :func:`..driver.solve`.
+
+        A game with a solver of its own has the position solved whole by that solver in one
+        worker: split by moves, it would be more work than the solver's one solve (which needs
+        only the best move's score), so one position gains nothing. Many positions do: see
+        :meth:`solve_many`. Other games are searched in parallel (:meth:`search`).
+        """
+        check_state(state)
+        if self.options.uses_solver(state):
+            return next(iter(self.solve_many([state], weak=weak)))
+        result = self.search(state)
+        score = solve_score(state, result.score)
+        return (score > 0) - (score < 0) if weak else score
+
+    def solve_many(self, states: Iterable[State], *, weak: bool = False) -> Iterator[int]:
+        """The solve-convention score of every position, in order: one task per position,
+        each solved whole in a worker as :func:`..driver.solve` would (the game's own solver,
+        or an exact search with the worker's table).
+
+        For many positions this is the efficient split (no bound to share, no extra nodes); to
+        make one hard position faster, use :meth:`solve`. Scores are yielded as soon as they
+        and every earlier one are known; at most twice ``workers`` positions are out at once.
+        """
+        self.task_log = []
+        tasks: Tasks[int] = Tasks(
+            self._pool, lambda _n, task: Where(str(task.state), "", str(task.state))
+        )
+        done: dict[int, int] = {}
+        todo = iter(enumerate(states))
+        following = 0
+        exhausted = False
+        try:
+            while True:
+                while not exhausted and len(tasks) < 2 * self.workers:
+                    item = next(todo, None)
+                    if item is None:
+                        exhausted = True
+                        break
+                    number, state = item
+                    if not isinstance(state, State):
+                        raise TypeError(f"solve_many needs States, not {type(state).__name__}")
+                    config = TaskConfig(
+                        self._session, self.options, self.options.choose_algorithm(state)
+                    )
+                    task = Task(
+                        config, state, UNLIMITED, -INFINITY, INFINITY, 0, None, None, weak=weak,
+                        whole=True,
+                    )
+                    tasks.submit(task, number)
+                while following in done:
+                    yield done.pop(following)
+                    following += 1
+                if not tasks:
+                    return
+                for finished in tasks.wait():
+                    if finished.tag is None:
+                        continue
+                    report = finished.report
+                    round_trip = time.perf_counter() - finished.sent
+                    self.task_log.append(
+                        TaskStats(report.nodes, report.seconds, report.cpu, round_trip,
+                                  report.worker)
+                    )
+                    done[finished.tag] = report.value
+        except (KeyboardInterrupt, WorkerLostError):
+            self._pool.abort()
+            raise
+        finally:
+            tasks.drain()
+
+
+class _ParallelStep:
+    """The parallel root: each iteration split over the workers (see :mod:`.split`)."""
+
+    def __init__(self, searcher: ParallelSearcher, run: Run, state: State) -> None:
+        self.searcher = searcher
+        self.run = run
+        self.state = state
+        self.order = searcher.options.tie_order(state)
+
+    @property
+    def counters(self) -> Totals:
+        return self.run.totals
+
+    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+        run, state = self.run, self.state
+        if alone and self.searcher.presearches(state, depth, analyse):
+            run.iteration(state, depth - PRESEARCH_PLIES, False)
+        horizon = run.totals.horizon
+        node = run.iteration(state, depth, analyse)
+        exact = run.totals.horizon == horizon  # no depth limit cut this iteration
+        return Root(node.values, node.lines, self.order, exact)
+
+    def partial(self) -> Root | None:
+        node = self.run.root
+        if node is None or not node.values:
+            return None
+        return Root(dict(node.values), dict(node.lines), self.order, False)
+
+    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
+        return tuple(root.lines.get(move, [move]))
+
+    def fallback(self) -> Move:
+        first: Move = self.order[0]
+        return first
+
+
+def parallel_search(
+    state: State,
+    limits: Limits | None = None,
+    *,
+    workers: int | None = None,
+    executor: cf.Executor | None = None,
+    analyse: bool = False,
+    **options: Any,
+) -> SearchResult:
+    """Search ``state`` with a fresh :class:`ParallelSearcher` (see it for the options)."""
+    with ParallelSearcher(workers, executor=executor, **options) as searcher:
+        return searcher.search(state, limits, analyse=analyse)
+
+
+def parallel_solve(
+    state: State,
+    *,
+    weak: bool = False,
+    workers: int | None = None,
+    executor: cf.Executor | None = None,
+    **options: Any,
+) -> int:
+    """The exact solve-convention score of ``state``, searched in parallel."""
+    with ParallelSearcher(workers, executor=executor, **options) as searcher:
+        return searcher.solve(state, weak=weak)

@@ -1,0 +1,88 @@
+"""The principal variation: one routine for every searcher (and one for a game's own solver)."""
+
+from __future__ import annotations
+
+import time
+
+from ..game import Move, SolveRequest, State
+from .engine import Engine
+from .score import WIN_MIN
+from .table import EXACT
+
+__all__ = ["child_value", "principal_variation", "solver_line"]
+
+
+def child_value(value: int, parent: State, child: State) -> int:
+    """The value, counted from ``child`` and from its side to move's view, of the child that
+    keeps ``parent``'s ``value``."""
+    if value >= WIN_MIN:
+        value += 1
+    elif value <= -WIN_MIN:
+        value -= 1
+    return value if child.to_move == parent.to_move else -value
+
+
+def principal_variation(
+    state: State, engine: Engine, line: list[Move], depth: int, value: int
+) -> tuple[Move, ...]:
+    """The best move's line as the search saw it, extended by the table's best moves where a
+    table hit cut the line short, up to ``depth`` moves.
+
+    ``value`` is the value of ``state`` from its side to move. A table move is only followed
+    when the position it leads to holds an exact entry of just the value the line predicts
+    (or ends the game with it): with symmetric keys an entry's move may belong to a mirror
+    image, and a bound says nothing of the line. The serial searcher extends the root's line;
+    a parallel worker extends its task's line with its own table.
+    """
+    line = list(line)
+    table = engine.table
+    if table is None:
+        return tuple(line)
+    position = state
+    for move in line:
+        child = position.play(move)
+        value = child_value(value, position, child)
+        position = child
+    seen = set()
+    while len(line) < depth and position.outcome() is None:
+        key = engine.key(position)
+        entry = table.probe(key)
+        if entry is None or entry.move is None or key in seen:
+            break
+        seen.add(key)
+        if entry.move not in position.legal_moves():
+            break
+        child = position.play(entry.move)
+        expected = child_value(value, position, child)
+        outcome = child.outcome()
+        if outcome is not None:
+            if engine.terminal_value(child, outcome.winner, 0) != expected:
+                break
+        else:
+            found = table.probe(engine.key(child))
+            if found is None or found.flag != EXACT or found.value != expected:
+                break
+        line.append(entry.move)
+        position, value = child, expected
+    return tuple(line)
+
+
+def solver_line(
+    state: State, move: Move, spent: float, request: SolveRequest
+) -> tuple[Move, ...]:
+    """The principal variation from a game's own solver: best moves followed one at a time,
+    to the end of the game, while the solver answers quickly (from its book or database, or a
+    late position) and the line costs no more than the solve did (and at least 0.2 s)."""
+    line = [move]
+    budget = time.perf_counter() + max(spent, 0.2)
+    position = state.play(move)
+    while position.outcome() is None and time.perf_counter() < budget:
+        answer = position.solver_moves(request)
+        if answer is None or not answer.values:
+            break
+        solved = answer.values
+        top = max(solved.values())
+        move = next(m for m in position.legal_moves() if solved.get(m) == top)
+        line.append(move)
+        position = position.play(move)
+    return tuple(line)

@@ -1,0 +1,156 @@
+"""What a search found (:class:`SearchResult`), built the same way by every searcher."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from ..game import FIRST, Move, State
+from .score import WIN_MIN, Score
+
+__all__ = [
+    "UNLIMITED",
+    "Counters",
+    "SearchInterrupted",
+    "SearchResult",
+    "build_result",
+    "interrupted",
+    "rank_moves",
+]
+
+#: The depth of a search with no depth limit.
+UNLIMITED = 1 << 29
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found. Scores are from the view of the side to move at the root.
+
+    ``move`` is the move to play: of ``best_moves`` (in legal order), the first in the
+    ``order`` hook's order when one was given, else the first in legal order, or a random one
+    of them when the searcher was given a random generator. ``exact`` is True when the score is the
+    game-theoretic value (no depth limit cut any line short); ``complete`` is False when a time
+    or node budget (or Ctrl-C) interrupted the search and the result is the best known then.
+    """
+
+    move: Move | None
+    best_moves: tuple[Move, ...]
+    score: Score
+    pv: tuple[Move, ...]
+    move_scores: Mapping[Move, Score] | None
+    depth: int
+    seldepth: int
+    nodes: int
+    table_hits: int
+    cutoffs: int
+    elapsed: float
+    exact: bool
+    complete: bool
+    algorithm: str
+    to_move: int = FIRST
+    evaluations: int = 0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else math.inf
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a search. ``result`` is the best known when it came (marked incomplete),
+    or None when nothing was known yet. A :class:`KeyboardInterrupt`, so that code that does
+    not care still stops."""
+
+    def __init__(self, result: SearchResult | None) -> None:
+        super().__init__("search interrupted")
+        self.result = result
+
+
+class Counters(Protocol):
+    """What a search counted (an :class:`~.engine.Engine`, or a parallel search's totals)."""
+
+    nodes: int
+    hits: int
+    cutoffs: int
+    horizon: int
+    seldepth: int
+
+
+def rank_moves(
+    legal: Sequence[Move],
+    values: Mapping[Move, int],
+    exact: bool,
+    analyse: bool,
+) -> tuple[int, tuple[Move, ...], dict[Move, Score] | None]:
+    """From the root moves' values: the best value, the moves that reach it (in legal order),
+    and when analysing every move's score (exact if the search was; a win or loss always is).
+    Moves without a value (a search cut short) are left out."""
+    known = [m for m in legal if m in values]
+    best_value = max(values[m] for m in known)
+    best = tuple(m for m in known if values[m] >= best_value)
+    scores = None
+    if analyse:
+        scores = {
+            m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal if m in values
+        }
+    return best_value, best, scores
+
+
+def build_result(
+    state: State,
+    counters: Counters,
+    algorithm: str,
+    start: float,
+    best: tuple[Move, ...],
+    pv: tuple[Move, ...],
+    score: Score,
+    scores: Mapping[Move, Score] | None,
+    depth: int,
+    rng: random.Random | None,
+    order: Sequence[Move] | None = None,
+) -> SearchResult:
+    """The result of a completed iteration: the move is the first best move in ``order`` (the
+    order the search tried the moves; default: legal order), or a random one of them with
+    ``rng``; the principal variation starts with that move."""
+    if not best:
+        move = None
+    elif rng is not None:
+        move = rng.choice(best)
+    else:
+        move = next((m for m in order or () if m in best), best[0])
+    if move is not None and (not pv or pv[0] != move):
+        pv = (move,)
+    return SearchResult(
+        move=move,
+        best_moves=best,
+        score=score,
+        pv=pv,
+        move_scores=scores,
+        depth=depth if depth != UNLIMITED else counters.seldepth,
+        seldepth=counters.seldepth,
+        nodes=counters.nodes,
+        table_hits=counters.hits,
+        cutoffs=counters.cutoffs,
+        elapsed=time.perf_counter() - start,
+        exact=score.exact,
+        complete=True,
+        algorithm=algorithm,
+        to_move=state.to_move,
+        evaluations=counters.horizon,
+    )
+
+
+def interrupted(last: SearchResult, counters: Counters, start: float) -> SearchResult:
+    """The last completed iteration's answer, marked incomplete, with the figures so far."""
+    return replace(
+        last,
+        complete=False,
+        nodes=counters.nodes,
+        table_hits=counters.hits,
+        cutoffs=counters.cutoffs,
+        elapsed=time.perf_counter() - start,
+        evaluations=counters.horizon,
+    )

@@ -1,0 +1,223 @@
+"""The public API: one options object, the namespace, clear errors, Ctrl-C keeps what is known,
+ties broken by the order hook (issue 8 items 1 and 4; issue 12 items 4, 7, 9 and 11)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+
+import pytest
+
+import unbeatable
+import unbeatable.search
+from unbeatable import (
+    Limits,
+    ParallelSearcher,
+    Searcher,
+    SearchInterrupted,
+    SearchOptions,
+    get_game,
+    solve,
+)
+from unbeatable.game import Move, State
+from unbeatable.search import search
+
+
+def test_the_search_subpackage_is_the_module_and_still_a_shorthand() -> None:
+    assert unbeatable.search.ParallelSearcher is ParallelSearcher
+    assert unbeatable.search.Searcher is Searcher
+    assert str(search(get_game("tictactoe").initial()).score) == "draw"
+    assert unbeatable.ParallelSearcher is ParallelSearcher
+
+
+def test_options_check_themselves_where_they_are_written() -> None:
+    with pytest.raises(ValueError, match="unknown algorithm 'alfabeta'"):
+        SearchOptions(algorithm="alfabeta")
+    with pytest.raises(ValueError, match="table capacity"):
+        SearchOptions(table_size=0)
+    with pytest.raises(TypeError, match="hints must be True or False"):
+        SearchOptions(hints="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="unknown search option 'depth'"):
+        Searcher(depth=3)
+    options = SearchOptions(algorithm="negamax")
+    assert options.table is False  # plain negamax keeps no table unless asked
+    assert Searcher(options=options).table is None
+    assert Searcher(options=options, table=True).table is not None
+
+
+def test_serial_and_parallel_take_the_same_options() -> None:
+    state = get_game("mnk:3,3,3").initial().play(4)
+    options = SearchOptions(algorithm="alphabeta", table_size=1 << 12)
+    serial = Searcher(options=options).search(state, analyse=True)
+    with ParallelSearcher(2, options=options) as parallel:
+        assert parallel.options == options
+        result = parallel.search(state, analyse=True)
+    assert result.score == serial.score
+    assert result.move_scores == serial.move_scores
+
+
+def test_iterative_deepening_works_in_parallel_too() -> None:
+    state = get_game("mnk:4,4,4").initial().play(5).play(6)
+    seen: list[int] = []
+    with ParallelSearcher(2, iterative=True) as parallel:
+        result = parallel.search(
+            state, Limits(depth=4), on_iteration=lambda r: seen.append(r.depth)
+        )
+    assert seen == [1, 2, 3, 4]
+    assert result.score == search(state, Limits(depth=4)).score
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: search(s, 0.5), r"limits must be a Limits, e.g. Limits\(time=0.5\)"),  # type: ignore[arg-type]
+        (lambda s: search(None), "search needs a State, not NoneType"),  # type: ignore[arg-type]
+        (lambda s: solve(None), "search needs a State, not NoneType"),  # type: ignore[arg-type]
+    ],
+)
+def test_api_misuse_is_named(call: object, message: str) -> None:
+    state = get_game("tictactoe").initial()
+    with pytest.raises((TypeError, ValueError), match=message):
+        call(state)  # type: ignore[operator]
+
+
+class Stuck(State):
+    """A position with no legal moves that does not say the game is over."""
+
+    to_move = 0
+
+    def legal_moves(self) -> list[Move]:
+        return []
+
+    def play(self, move: Move) -> Stuck:
+        raise AssertionError("no moves")
+
+    def outcome(self) -> None:
+        return None
+
+
+class Wordy(Stuck):
+    def outcome(self) -> str:  # type: ignore[override]
+        return "first wins"
+
+
+def test_a_state_that_breaks_the_protocol_is_named() -> None:
+    with pytest.raises(ValueError, match="no legal moves but outcome"):
+        search(Stuck())
+    with pytest.raises(TypeError, match=r"outcome\(\) must return an Outcome or None, not 'first"):
+        search(Wordy())
+
+
+def test_ctrl_c_keeps_the_last_completed_iteration() -> None:
+    state = get_game("mnk:4,4,4").initial()
+    calls = 0
+
+    def order(s: State, moves: Sequence[Move]) -> Sequence[Move]:
+        nonlocal calls
+        calls += 1
+        if calls == 5000:
+            raise KeyboardInterrupt
+        return moves
+
+    with pytest.raises(SearchInterrupted) as caught:
+        search(state, Limits(time=60), order=order)
+    result = caught.value.result
+    assert result is not None and not result.complete
+    assert result.depth >= 1 and result.move in state.legal_moves()
+
+
+def test_ctrl_c_in_an_exact_search_keeps_the_root_moves_already_searched() -> None:
+    state = get_game("tictactoe").initial()
+    calls = 0
+    stop_at = 0
+
+    def order(s: State, moves: Sequence[Move]) -> Sequence[Move]:
+        nonlocal calls
+        calls += 1
+        if calls == stop_at:
+            raise KeyboardInterrupt
+        return moves
+
+    search(state, order=order, table=False)
+    stop_at, calls = calls * 9 // 10, 0  # Ctrl-C near the end: some root moves are done
+
+    with pytest.raises(KeyboardInterrupt) as caught:  # still a KeyboardInterrupt
+        search(state, order=order, table=False)
+    assert isinstance(caught.value, SearchInterrupted)
+    result = caught.value.result
+    assert result is not None and not result.complete and not result.exact
+    assert result.move in state.legal_moves()
+
+
+def backwards(s: State, moves: Sequence[Move]) -> Sequence[Move]:
+    """A move order hook (module-level: the parallel searcher pickles it)."""
+    return list(reversed(moves))
+
+
+def test_ties_go_to_the_order_hook_in_serial_and_parallel() -> None:
+    state = get_game("tictactoe").initial()
+
+    # Every first move draws: the move played is the first in the hook's order.
+    assert search(state, order=backwards).move == 8  # the last square, 9 in notation
+    assert search(state).move == 0
+    with ParallelSearcher(2, order=backwards, split_depth=3) as parallel:
+        assert parallel.search(state).move == 8
+
+
+def test_a_worker_whose_manager_is_already_gone_exits_at_once() -> None:
+    # Issue 12 item 4: the manager's pid is handed over, not read after the manager may have
+    # died (an orphan's parent is then another process and the worker would run on).
+    code = (
+        "import os\n"
+        "from unbeatable.search.parallel import init_worker\n"
+        "init_worker(os.getppid() + 12345)\n"
+        "print('still running')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "still running" not in done.stdout
+
+
+def test_score_equality_and_ordering_agree() -> None:
+    from unbeatable import Score
+
+    scores = [Score(v, e) for v in (-5, 0, 3, 999_999_990) for e in (True, False)]
+    for a in scores:
+        for b in scores:
+            assert [a < b, a == b, a > b].count(True) == 1, (a, b)
+            assert (a <= b) == (a < b or a == b)
+    assert Score(0, False) < Score(0) and Score(0) != Score(0, False)
+
+
+class HalfSolved:
+    """Subtraction positions whose 'solver' answers part of the moves (a budget ran out) or
+    reports Ctrl-C: the driver must keep what it said, marked incomplete."""
+
+    @staticmethod
+    def make(interrupted: bool) -> State:
+        from unbeatable.game import SolveAnswer, SolveRequest
+        from unbeatable.games.subtraction import SubtractionState
+
+        class Partial(SubtractionState):
+            has_solver = True
+
+            def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+                # 7 tokens, take up to 3: taking 3 (leaving 4) wins; only take 1 is solved
+                # (a loss: 6 left is a win for the opponent), take 3 is open with bounds.
+                return SolveAnswer(
+                    values={1: -3}, bounds={3: (-3, 3), 2: (-3, 3)}, complete=False,
+                    nodes=10, interrupted=interrupted,
+                )
+
+        return Partial(7, 3, 0, 7)
+
+
+def test_a_solver_cut_short_gives_an_incomplete_result_and_ctrl_c_keeps_it() -> None:
+    state = HalfSolved.make(interrupted=False)
+    result = search(state)
+    assert result.algorithm == "solver" and not result.complete and not result.exact
+    assert result.move in (1, 2, 3)
+    with pytest.raises(SearchInterrupted) as caught:
+        search(HalfSolved.make(interrupted=True))
+    assert caught.value.result is not None and not caught.value.result.complete
