@@ -292,13 +292,11 @@ def test_a_tree_too_large_says_how_to_shrink_it(client: TestClient) -> None:
 
 def test_past_the_cap_a_search_is_stopped_and_its_worker_replaced() -> None:
     with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
-        before = test_client.app.state.pool.pids()  # type: ignore[attr-defined]
+        before = test_client.app.state.pool.pids()
         params = {"game": "connect4", "depth": "24", "timeout": "0.3"}
-        start = time.monotonic()
         response = test_client.get("/api/analyze", params=params)
         assert response.status_code == 504 and "0.3 s" in response.json()["error"]
-        assert time.monotonic() - start < 4
-        after = test_client.app.state.pool.pids()  # type: ignore[attr-defined]
+        after = test_client.app.state.pool.pids()
         assert len(after) == 1 and after != before
         again = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
         assert again.status_code == 200
@@ -315,10 +313,9 @@ def test_a_full_queue_answers_503_with_retry_after_at_once() -> None:
         deadline = time.monotonic() + 5
         while test_client.get("/api/health").json()["busy"] < 1 and time.monotonic() < deadline:
             time.sleep(0.02)
-        start = time.monotonic()
         refused = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "1"})
         assert refused.status_code == 503 and refused.headers["retry-after"].isdigit()
-        assert time.monotonic() - start < 1
+        assert thread.is_alive()  # refused while the search still runs: it did not wait
         thread.join()
         assert slow == [504]
 

@@ -18,6 +18,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,9 @@ from unbeatable.web.server import free_port, launch
 SLOW = {"game": "connect4", "depth": "24"}
 
 
-def fetch(port: int, path: str, params: dict[str, str] | None = None) -> tuple[int, dict, dict]:
+def fetch(
+    port: int, path: str, params: dict[str, str] | None = None
+) -> tuple[int, Any, dict[str, str]]:
     """GET a path: (status, JSON body, headers in lower case); an HTTP error is an answer
     too."""
     query = "?" + urllib.parse.urlencode(params) if params else ""
@@ -138,7 +141,7 @@ def test_past_the_queue_requests_get_503_and_none_is_lost() -> None:
     port = free_port()
     process = launch(port, workers=1, queue=1, cap=5)
     try:
-        answers: list[tuple[int, dict]] = []
+        answers: list[tuple[int, dict[str, str]]] = []
         lock = threading.Lock()
 
         def ask() -> None:
