@@ -165,6 +165,15 @@ def test_the_perfect_opponent_plays_a_best_move(client: TestClient) -> None:
     assert weak.status_code == 200 and weak.json()["report"]["depth"] == 2
 
 
+def test_when_the_solver_cannot_finish_in_time_the_ai_still_moves(client: TestClient) -> None:
+    params = {"game": "connect4", "moves": "445", "timeout": "1"}  # the solver needs ~20 s
+    reply = client.get("/api/move", params=params)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["move"] in [str(c) for c in range(1, 8)]
+    assert "did not finish within 0.5 s" in data["note"] and not data["report"]["exact"]
+
+
 def test_the_tree_counts_the_nodes_of_unbeatable_tree(client: TestClient) -> None:
     for algorithm in ("alphabeta", "minimax"):
         params = {"game": "tictactoe", "moves": "5137", "depth": "3", "algorithm": algorithm}

@@ -180,6 +180,7 @@ async function load(push = false) {
     try {
       const reply = await get("/api/move", { game: page.spec, moves: movesParam(position.moves), opponent: page.opponent });
       if (token !== page.token) return;
+      page.aiNote = reply.note ? `The AI played ${reply.move}: ${reply.note}.` : "";
       page.moves = [...position.moves, reply.move];
       await load(false);
     } catch (error) {
@@ -190,6 +191,8 @@ async function load(push = false) {
     return;
   }
   setStatus(page.human === "both" ? `${position.to_move} player to move` : "Your move", "turn");
+  $("ai-note").textContent = page.aiNote || "";
+  page.aiNote = "";
   await analyse(token);
 }
 
@@ -200,6 +203,23 @@ async function analyse(token) {
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
+    drawCurrent();
+  } catch (error) {
+    if (token !== page.token) return;
+    $("analysis-note").textContent = error.message;
+    if (error.status === 504) await analyseWithin(token, 2);
+  }
+}
+
+// The exact analysis ran past the server's cap: a short time-limited one labels the moves
+// instead (heuristic values, shown as such).
+async function analyseWithin(token, seconds) {
+  try {
+    const report = await get("/api/analyze", { game: page.spec, moves: movesParam(page.position.moves), time: seconds });
+    if (token !== page.token) return;
+    page.report = report;
+    showAnalysis(report);
+    $("analysis-note").textContent = `not solved within the server's cap: values of a ${seconds} s search`;
     drawCurrent();
   } catch (error) {
     if (token !== page.token) return;
@@ -222,6 +242,7 @@ function undo() {
 // --- the analysis panel ---------------------------------------------------------------------
 
 function clearAnalysis() {
+  $("ai-note").textContent = "";
   clear(document.querySelector("#scores tbody"));
   clear($("pv"));
   clear($("figures"));
