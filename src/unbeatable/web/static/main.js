@@ -275,7 +275,7 @@ function showAnalysis(report) {
   add("table hits", report.table_hits.toLocaleString("en"));
   add("depth", report.depth);
   add("time", `${(report.seconds * 1000).toFixed(1)} ms`);
-  add("algorithm", report.algorithm + (report.exact ? ", exact" : ", heuristic") + (report.complete ? "" : ", cut short by the time cap"));
+  add("algorithm", report.algorithm + (report.exact ? ", exact" : ", heuristic") + (report.complete ? "" : ", stopped by its time limit"));
 }
 
 // --- the principal variation, step by step -----------------------------------------------
