@@ -293,7 +293,12 @@ def test_a_tree_too_large_says_how_to_shrink_it(client: TestClient) -> None:
     params = {"game": "tictactoe", "depth": "9", "algorithm": "minimax"}
     response = client.get("/api/tree", params=params)
     assert response.status_code == 400
-    assert "more than 500 nodes" in response.json()["error"]
+    assert response.json() == {
+        "error": "the minimax tree from the start at depth 9 has more than 500 nodes: lower the "
+        "depth, start from a later position, or raise the node limit",
+        "parameter": "depth",
+        "text": "9",
+    }
 
 
 # --- the pool's limits -----------------------------------------------------------------------

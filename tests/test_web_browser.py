@@ -111,7 +111,9 @@ def test_a_whole_tic_tac_toe_game_by_clicking_and_the_ai_never_loses(
                 wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
                 cells = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")
                 assert cells, "no playable cell on the human's turn"
+                before = browser.current_url
                 rng.choice(cells).click()
+                wait(browser, lambda d, url=before: d.current_url != url)
                 clicks += 1
                 assert clicks <= 5
             browser.save_screenshot(str(tmp_path / f"tictactoe-{human}-{game}.png"))

@@ -149,7 +149,7 @@ class Api:
             )
         except JobFailed as failed:
             if failed.kind == "bad":
-                return error(400, str(failed), "moves", failed.text)
+                return error(400, str(failed), failed.parameter, failed.text)
             log.error("job %s failed: %s\n%s", job.kind, failed, failed.trace)
             return error(500, f"the search failed: {failed}")
 
@@ -242,17 +242,7 @@ class Api:
             hints=hints,
             max_nodes=max_nodes,
         )
-        response = await self.search(job, timeout)
-        if response.status_code == 400 and b"more than" in response.body:
-            return error(
-                400,
-                f"the {algorithm} tree from {where.moves_text!r} at depth "
-                f"{depth} has more than {max_nodes} nodes: lower the depth or play "
-                "on",
-                "depth",
-                str(depth),
-            )
-        return response
+        return await self.search(job, timeout)
 
     async def parallel(self, request: Request) -> Response:
         query = request.query_params

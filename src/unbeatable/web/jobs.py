@@ -19,7 +19,8 @@ from ..games import get_game
 from ..players import AIPlayer, parse_player
 from ..report import build_report
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult
-from ..tree import build_tree
+from ..tree import TreeTooLargeError, build_tree
+from .inputs import BadInput
 from .treeview import algorithm_counts, tree_json
 
 __all__ = ["Job", "run_job"]
@@ -102,9 +103,18 @@ def tree(job: Job) -> dict[str, Any]:
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     depth = job.depth or 2
-    recorded = build_tree(
-        state, depth, job.algorithm or "alphabeta", hints=job.hints, max_nodes=job.max_nodes
-    )
+    algorithm = job.algorithm or "alphabeta"
+    try:
+        recorded = build_tree(state, depth, algorithm, hints=job.hints, max_nodes=job.max_nodes)
+    except TreeTooLargeError:
+        where = repr(job.moves.strip()) if job.moves.strip() else "the start"
+        raise BadInput(
+            f"the {algorithm} tree from {where} at depth {depth} has more than "
+            f"{job.max_nodes} nodes: lower the depth, start from a later position, or raise "
+            "the node limit",
+            "depth",
+            str(depth),
+        ) from None
     return {"tree": tree_json(recorded), "counts": algorithm_counts(state, depth)}
 
 

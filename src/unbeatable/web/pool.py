@@ -53,13 +53,17 @@ class PoolClosed(Exception):
 
 class JobFailed(Exception):
     """The job raised an error in the worker: ``kind`` is ``bad`` for a ValueError (the
-    library's refusal of an input), else ``error``."""
+    library's refusal of an input; ``parameter`` names the input, ``text`` the offending text),
+    else ``error``."""
 
-    def __init__(self, kind: str, message: str, text: str, trace: str = "") -> None:
+    def __init__(
+        self, kind: str, message: str, text: str, trace: str = "", parameter: str = "moves"
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.text = text
         self.trace = trace
+        self.parameter = parameter
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -81,7 +85,8 @@ def _worker_main(conn: Connection) -> None:
             return
         except ValueError as error:
             text = str(getattr(error, "text", "") or "")
-            reply = ("bad", (" ".join(str(error).split()), text))
+            parameter = str(getattr(error, "parameter", "") or "moves")
+            reply = ("bad", (" ".join(str(error).split()), text, parameter))
         except Exception as error:  # reported to the client as a 500, with the trace logged
             reply = ("error", (f"{type(error).__name__}: {error}", traceback.format_exc()))
         try:
@@ -258,7 +263,7 @@ class WorkerPool:
         if status == "ok":
             return payload
         if status == "bad":
-            raise JobFailed("bad", payload[0], payload[1])
+            raise JobFailed("bad", payload[0], payload[1], parameter=payload[2])
         raise JobFailed("error", payload[0], "", payload[1])
 
     def _replace(self, worker: _Worker) -> None:

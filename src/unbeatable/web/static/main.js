@@ -145,6 +145,7 @@ function drawCurrent() {
 async function play(move) {
   if (!page.position || page.preview) return;
   page.moves = [...page.position.moves, move];
+  page.position = null; // no second click until the new position is drawn
   page.hint = false;
   await load(true);
 }
@@ -152,6 +153,7 @@ async function play(move) {
 async function load(push = false) {
   const token = ++page.token;
   hideError();
+  setStatus("…", "busy");
   const moves = page.moves ? movesParam(page.moves) : page.movesText;
   let position;
   try {
