@@ -253,7 +253,10 @@ class WorkerPool:
         except asyncio.TimeoutError:
             raise TimedOut() from None
         except (EOFError, OSError):
-            raise PoolClosed() from None
+            if self.closed:
+                raise PoolClosed() from None
+            code = worker.process.exitcode
+            raise JobFailed("error", f"the worker process died (exit code {code})", "") from None
         finally:
             loop.remove_reader(fd)
             if healthy and not self.closed:

@@ -102,9 +102,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
     try:
-        import uvicorn
-
-        from .app import create_app
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
     except ImportError as missing:
         print(
             f"{PROG}: error: the web page needs {missing.name}: pip install 'unbeatable[web]'",
@@ -117,6 +116,15 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
             "to every machine that can reach this one (no login, no TLS)",
             file=err,
         )
+    return _serve(args, err)
+
+
+def _serve(args: argparse.Namespace, err: IO[str]) -> int:
+    """Run the app under uvicorn until a signal; stop the searches first on one."""
+    import uvicorn
+
+    from .app import create_app
+
     app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
     pool = app.state.pool
 

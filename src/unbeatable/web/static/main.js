@@ -367,20 +367,7 @@ async function showParallel(event) {
 
 // --- wiring ---------------------------------------------------------------------------------
 
-async function start() {
-  readUrl();
-  try {
-    const data = await get("/api/games");
-    page.games = data.games;
-    for (const game of data.games) {
-      const option = html("option", { value: game.name, title: game.summary }, $("game"), game.name);
-      option.dataset.board = game.board;
-    }
-  } catch (error) {
-    showError(error);
-    return;
-  }
-  showSetup();
+function wireSetup() {
   $("game").addEventListener("change", () => drawParams());
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
@@ -397,6 +384,15 @@ async function start() {
     $("preview").hidden = true;
     load(true);
   });
+  window.addEventListener("popstate", () => {
+    readUrl();
+    page.moves = null;
+    showSetup();
+    load(false);
+  });
+}
+
+function wirePlay() {
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", () => {
     page.hint = !page.hint;
@@ -409,6 +405,9 @@ async function start() {
   $("pv-next").addEventListener("click", () => stepPreview(page.preview.step + 1));
   $("pv-last").addEventListener("click", () => stepPreview(page.preview.line.length));
   $("pv-close").addEventListener("click", closePreview);
+}
+
+function wireViews() {
   $("tree-form").addEventListener("submit", showTree);
   $("tree-expand").addEventListener("click", () => setAll($("tree"), true));
   $("tree-collapse").addEventListener("click", () => setAll($("tree"), false));
@@ -421,12 +420,25 @@ async function start() {
       }
     });
   }
-  window.addEventListener("popstate", () => {
-    readUrl();
-    page.moves = null;
-    showSetup();
-    load(false);
-  });
+}
+
+async function start() {
+  readUrl();
+  try {
+    const data = await get("/api/games");
+    page.games = data.games;
+    for (const game of data.games) {
+      const option = html("option", { value: game.name, title: game.summary }, $("game"), game.name);
+      option.dataset.board = game.board;
+    }
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  showSetup();
+  wireSetup();
+  wirePlay();
+  wireViews();
   page.moves = null;
   await load(false);
 }
