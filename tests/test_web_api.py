@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -14,6 +16,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -314,6 +317,23 @@ def test_past_the_cap_a_search_is_stopped_and_its_worker_replaced() -> None:
         assert len(after) == 1 and after != before
         again = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
         assert again.status_code == 200
+
+
+def test_a_worker_killed_while_idle_is_replaced_before_its_next_job() -> None:
+    with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
+        pool = test_client.app.state.pool
+        (pid,) = pool.pids()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while (
+            Path(f"/proc/{pid}/stat").exists()
+            and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.02)
+        response = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
+        assert response.status_code == 200
+        assert pool.pids() != [pid]
 
 
 def test_a_full_queue_answers_503_with_retry_after_at_once() -> None:

@@ -215,6 +215,8 @@ class WorkerPool:
         if self.closed or not self.started:
             raise PoolClosed()
         start = time.monotonic()
+        while self._idle and not self._idle[0].process.is_alive():
+            self._replace(self._idle.popleft())  # ended by someone else while idle
         if self._idle:
             worker = self._idle.popleft()
         elif len(self._waiters) >= self.queue:
