@@ -319,17 +319,22 @@ def test_past_the_cap_a_search_is_stopped_and_its_worker_replaced() -> None:
         assert again.status_code == 200
 
 
+def ended(pid: int) -> bool:
+    """True once process ``pid`` has ended (a zombie has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
 def test_a_worker_killed_while_idle_is_replaced_before_its_next_job() -> None:
     with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
         pool = test_client.app.state.pool
         (pid,) = pool.pids()
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while (
-            Path(f"/proc/{pid}/stat").exists()
-            and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1][:3]
-            and time.monotonic() < deadline
-        ):
+        while not ended(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
         response = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
         assert response.status_code == 200
