@@ -56,7 +56,7 @@ CACHE_SIZE = 1024
 
 #: The page's Content-Security-Policy: nothing inline, nothing from elsewhere.
 CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
