@@ -71,9 +71,17 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _worker_main(conn: Connection) -> None:
-    """A worker's loop: receive a job, run it, send back ``(status, payload)``."""
-    init_worker()
-    signal.signal(signal.SIGTERM, _interrupt)
+    """A worker's loop: receive a job, run it, send back ``(status, payload)``; stopped
+    quietly by SIGTERM at any point."""
+    try:
+        signal.signal(signal.SIGTERM, _interrupt)
+        init_worker()
+        _serve(conn)
+    except KeyboardInterrupt:
+        pass
+
+
+def _serve(conn: Connection) -> None:
     while True:
         try:
             job = conn.recv()
@@ -104,19 +112,37 @@ class _Worker:
         self.process.start()
         child.close()
 
+    def alive(self) -> bool:
+        """Whether the process still runs. Not only ``Process.is_alive``: where the server's
+        children are reaped by someone else (SIGCHLD ignored, as an MPI runtime may leave it),
+        that cannot tell a process that has gone."""
+        pid = self.process.pid
+        if pid is None or self.process.exitcode is not None:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return self.process.is_alive()  # reaps it if it is a zombie of ours
+
     def stop(self) -> None:
         """Ask the process to end (SIGTERM); safe in a signal handler."""
-        if self.process.pid is not None:
+        if self.process.pid is not None and self.process.exitcode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGTERM)
 
     def reap(self, grace: float = GRACE) -> None:
         """Wait for the process to end, killing it after ``grace`` seconds."""
         self.stop()
-        self.process.join(grace)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join(5)
+        for seconds, kill in ((grace, False), (5.0, True)):
+            if kill and self.alive():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.process.pid or 0, signal.SIGKILL)
+            deadline = time.monotonic() + seconds
+            while self.alive() and time.monotonic() < deadline:
+                time.sleep(0.01)
         self.conn.close()
 
 
@@ -215,7 +241,7 @@ class WorkerPool:
         if self.closed or not self.started:
             raise PoolClosed()
         start = time.monotonic()
-        while self._idle and not self._idle[0].process.is_alive():
+        while self._idle and not self._idle[0].alive():
             self._replace(self._idle.popleft())  # ended by someone else while idle
         if self._idle:
             worker = self._idle.popleft()
