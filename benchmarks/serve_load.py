@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import signal
 import statistics
@@ -218,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (1 <= args.requests <= 5000 and 1 <= args.concurrency <= 100 and 1 <= args.burst <= 200):
         parser.error("at most 5,000 requests, 100 at a time, bursts of 200")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {os.cpu_count()} cores, load average {load} (other work slows the figures)")
     first = tictactoe_load(args)
     second = connect4_burst(args)
     return 0 if first and second else 1
