@@ -278,6 +278,7 @@ def test_a_bad_position_gets_the_message_of_the_command_line(
         ("/api/tree", {"max_nodes": "100000"}, "max_nodes", "100000"),
         ("/api/parallel", {"workers": "99"}, "workers", "99"),
         ("/api/position", {"moves": "x.o/.../..."}, "moves", "x.o/.../..."),
+        ("/api/position", {"game": "connect4", "moves": "...x..."}, "moves", "...x..."),
         ("/api/position", {"game": "mnk:30,30,5"}, "game", "mnk:30,30,5"),
         ("/api/position", {"moves": "1" * 3000}, "moves", "1" * 80),
     ],

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..game import Game, GameError, State
-from ..games import get_game
+from ..games import MNK, Connect4, get_game
 from ..players import AIPlayer, PlayerSpecError, parse_player
 from ..search import ALGORITHMS, Limits
 
@@ -36,6 +36,9 @@ __all__ = [
 
 #: The server's time cap on one request's search, in seconds (a request may ask for less).
 DEFAULT_CAP = 10.0
+
+#: The characters of a board picture (``x.o/.x./...``), which the page does not take.
+PICTURE = frozenset("/xXoO.")
 
 #: The longest move sequence accepted, in characters.
 MAX_MOVES_TEXT = 2000
@@ -121,6 +124,13 @@ def position_of(query: Mapping[str, str]) -> Position:
     """
     game = game_of(query)
     text = _text(query, "moves", "", MAX_MOVES_TEXT)
+    if isinstance(game, (MNK, Connect4)) and any(ch in PICTURE for ch in text):
+        # refused before it is read: checking that a picture can arise may take a search
+        raise BadInput(
+            f"{text.strip()!r} is not a sequence of moves from the start of {game.spec}",
+            "moves",
+            text,
+        )
     try:
         state = game.parse_position(text)
     except (GameError, ValueError) as error:
