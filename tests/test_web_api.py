@@ -280,6 +280,7 @@ def test_a_bad_position_gets_the_message_of_the_command_line(
         ("/api/position", {"moves": "x.o/.../..."}, "moves", "x.o/.../..."),
         ("/api/position", {"game": "connect4", "moves": "...x..."}, "moves", "...x..."),
         ("/api/position", {"game": "mnk:30,30,5"}, "game", "mnk:30,30,5"),
+        ("/api/position", {"game": "mnk:k=5,m=16,n=16"}, "game", "mnk:k=5,m=16,n=16"),
         ("/api/position", {"moves": "1" * 3000}, "moves", "1" * 80),
     ],
 )

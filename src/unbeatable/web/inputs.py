@@ -44,8 +44,9 @@ PICTURE = frozenset("/xXoO.")
 MAX_MOVES_TEXT = 2000
 #: The longest game spec accepted, in characters.
 MAX_SPEC_TEXT = 100
-#: The largest board served (m,n,k games): bigger ones are valid games, but no page for them.
-MAX_CELLS = 400
+#: The largest m,n,k board served (15 x 15): bigger ones are valid games, but no page for them
+#: (and making one takes the event loop's time: 32 x 32 takes a quarter of a second).
+MAX_CELLS = 225
 #: The largest tree the tree view draws (pruned moves included).
 MAX_TREE_NODES = 5000
 #: The most workers a parallel-view search may use.
@@ -98,9 +99,34 @@ def _text(query: Mapping[str, str], name: str, default: str, limit: int) -> str:
     return text
 
 
+def _mnk_cells(spec: str) -> int | None:
+    """The cells of an ``mnk`` spec (``mnk:4,5,3``, ``mnk:m=4,n=5,k=3``), or None when it is
+    another game or does not read (the registry then says what is wrong)."""
+    name, _, rest = spec.strip().partition(":")
+    if name.strip().lower() != "mnk":
+        return None
+    sides = {"m": 3, "n": 3}
+    for index, part in enumerate(rest.split(",") if rest.strip() else []):
+        key, eq, value = part.partition("=")
+        key, value = (key.strip(), value.strip()) if eq else ("mnk"[index : index + 1], key)
+        if key in sides:
+            try:
+                sides[key] = int(value)
+            except ValueError:
+                return None
+    return sides["m"] * sides["n"]
+
+
 def game_of(query: Mapping[str, str]) -> Game:
     """The game named by the ``game`` parameter (default tic-tac-toe)."""
     spec = _text(query, "game", "tictactoe", MAX_SPEC_TEXT)
+    cells = _mnk_cells(spec)
+    if cells is not None and cells > MAX_CELLS:  # before making it: a large board takes time
+        raise BadInput(
+            f"{spec!r}: a board of {cells} cells is too large for the page (at most {MAX_CELLS})",
+            "game",
+            spec,
+        )
     try:
         game = get_game(spec)
     except ValueError as error:
