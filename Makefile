@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test lint typecheck pytest bench clean graphviz chromium serve
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ serve: $(VENV)/.installed-web
 	$(BIN)/python -m unbeatable.web --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-test lint typecheck pytest
+
+# the inner loop: lint, types and every test not marked slow (about a minute here)
+test-fast: $(VENV)/.installed-test lint typecheck
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_tictactoe_benchmark_runs_and_reports_every_algorithm() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "tictactoe.py"), "--repeat", "1"],

@@ -69,7 +69,14 @@ def test_the_one_row_of_two_boxes_is_a_draw_kept_only_by_the_middle_edge() -> No
         assert result.best_moves == (5,), (variant, result.best_moves)
 
 
-@pytest.mark.parametrize(("rows", "cols", "count"), [(1, 2, 60), (1, 3, 60), (2, 2, 25)])
+@pytest.mark.parametrize(
+    ("rows", "cols", "count"),
+    [
+        (1, 2, 60),
+        pytest.param(1, 3, 60, marks=pytest.mark.slow),
+        pytest.param(2, 2, 25, marks=pytest.mark.slow),
+    ],
+)
 def test_every_algorithm_agrees_with_brute_force(rows: int, cols: int, count: int) -> None:
     for state in positions(rows, cols, count, seed=rows * 10 + cols):
         if state.outcome() is not None:

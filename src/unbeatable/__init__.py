@@ -7,6 +7,7 @@
 """
 
 from . import search
+from .check import CheckReport, GameCheckError, check_game
 from .game import (
     FIRST,
     SECOND,
@@ -45,7 +46,9 @@ __all__ = [
     "ALGORITHMS",
     "FIRST",
     "SECOND",
+    "CheckReport",
     "Game",
+    "GameCheckError",
     "GameError",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -65,6 +68,7 @@ __all__ = [
     "TranspositionTable",
     "UnknownGameError",
     "WorkerLostError",
+    "check_game",
     "get_game",
     "parallel_search",
     "parallel_solve",

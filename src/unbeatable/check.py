@@ -1,0 +1,195 @@
+"""Conformance checks for a game: does it keep the promises the search relies on?
+
+``check_game(state)`` plays reproducible random games from ``state`` and checks, at every
+position, what :class:`~unbeatable.game.State` promises (read its docstring): an outcome that
+is an :class:`~unbeatable.game.Outcome` or None, legal moves exactly while the game goes on,
+``play`` that returns a new state and leaves its input alone, equal positions equal and
+hashing equal, a hashable table key, a side to move of 0 or 1, a numeric evaluation, hints
+that are legal moves, a winning move that wins, picklable states (the parallel search sends
+them to other processes) and, when the game can read and write positions and moves, notation
+that reads back. The first broken promise raises :class:`GameCheckError`, which names the
+check, the position and the move.
+
+>>> from unbeatable import check_game, get_game
+>>> check_game(get_game("tictactoe").initial(), games=5).positions > 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .game import FIRST, SECOND, Game, GameError, Move, Outcome, State
+
+__all__ = ["CheckReport", "GameCheckError", "check_game"]
+
+
+class GameCheckError(AssertionError):
+    """A game broke a promise of the protocol: ``check`` names which, ``position`` is the
+    position's text, ``move`` the move involved (or None)."""
+
+    def __init__(self, check: str, position: str, detail: str, move: str | None = None) -> None:
+        where = f"after move {move} " if move is not None else ""
+        super().__init__(f"{check}: {detail} ({where}in {position})")
+        self.check = check
+        self.position = position
+        self.move = move
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check_game` looked at: games played and positions checked."""
+
+    games: int
+    positions: int
+    longest: int
+
+
+def check_game(
+    start: State | Game,
+    *,
+    games: int = 20,
+    seed: int = 0,
+    max_plies: int = 400,
+) -> CheckReport:
+    """Play ``games`` random games (at most ``max_plies`` moves each) from ``start`` (a state,
+    or a game's initial position) with a generator seeded by ``seed``, checking every position;
+    raise :class:`GameCheckError` on the first broken promise, else say what was checked."""
+    game = start if isinstance(start, Game) else None
+    state = start.initial() if isinstance(start, Game) else start
+    if not isinstance(state, State):
+        raise TypeError(f"check_game needs a State or a Game, not {type(start).__name__}")
+    game = game or state.game
+    rng = random.Random(seed)
+    positions = longest = 0
+    for _ in range(games):
+        position, plies = state, 0
+        while True:
+            _check_position(position, game)
+            positions += 1
+            if position.outcome() is not None or plies >= max_plies:
+                break
+            moves = list(position.legal_moves())
+            move = rng.choice(moves)
+            position = _check_play(position, move)
+            plies += 1
+        longest = max(longest, plies)
+    return CheckReport(games, positions, longest)
+
+
+def _text(state: State) -> str:
+    try:
+        return str(state)[:200]
+    except Exception as err:  # a broken __str__ must not hide the real problem
+        return f"<{type(state).__name__}: str() raised {type(err).__name__}>"
+
+
+def _fail(check: str, state: State, detail: str, move: Move | None = None) -> GameCheckError:
+    label = None
+    if move is not None:
+        try:
+            label = state.move_text(move)
+        except Exception:
+            label = repr(move)
+    return GameCheckError(check, _text(state), detail, label)
+
+
+def _call(check: str, state: State, what: Callable[[], Any], move: Move | None = None) -> Any:
+    try:
+        return what()
+    except GameCheckError:
+        raise
+    except Exception as err:
+        raise _fail(check, state, f"raised {type(err).__name__}: {err}", move) from err
+
+
+def _check_position(state: State, game: Game | None) -> None:
+    outcome = _call("outcome", state, state.outcome)
+    if outcome is not None and not isinstance(outcome, Outcome):
+        raise _fail("outcome", state, f"outcome() must return an Outcome or None, not {outcome!r}")
+    to_move = _call("to_move", state, lambda: state.to_move)
+    if to_move not in (FIRST, SECOND) or isinstance(to_move, bool):
+        raise _fail("to_move", state, f"to_move must be 0 or 1, not {to_move!r}")
+    moves = list(_call("legal_moves", state, state.legal_moves))
+    if outcome is None and not moves:
+        raise _fail("legal_moves", state, "no legal moves but outcome() says the game goes on")
+    if outcome is not None and moves:
+        raise _fail("legal_moves", state, f"the game is over ({outcome}) but has legal moves")
+    if len(set(map(_hashable, moves))) != len(moves):
+        raise _fail("legal_moves", state, "a move is listed twice")
+    key = _call("key", state, state.key)
+    _call("key", state, lambda: hash(key))
+    _call("hash", state, lambda: hash(state))
+    clone = _call("pickle", state, lambda: pickle.loads(pickle.dumps(state)))
+    if clone != state or hash(clone) != hash(state) or clone.key() != key:
+        raise _fail(
+            "pickle",
+            state,
+            "a pickled copy differs (equality, hash or key)",
+        )
+    if outcome is not None:
+        return
+    value = _call("evaluate", state, state.evaluate)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise _fail("evaluate", state, f"evaluate() must return a number, not {value!r}")
+    ordered = list(_call("ordered_moves", state, state.ordered_moves))
+    if sorted(map(repr, ordered)) != sorted(map(repr, moves)):
+        raise _fail("ordered_moves", state, "ordered_moves() is not a reordering of legal_moves()")
+    win = _call("winning_move", state, state.winning_move)
+    if win is not None:
+        if win not in moves:
+            raise _fail("winning_move", state, f"winning_move() {win!r} is not a legal move")
+        end = _call("winning_move", state, lambda: state.play(win), win).outcome()
+        if end is None or end.winner != to_move:
+            raise _fail("winning_move", state, "the winning move does not win at once", win)
+    if game is not None:
+        _check_notation(state, game, moves)
+
+
+def _check_notation(state: State, game: Game, moves: list[Move]) -> None:
+    """Positions and moves that the game writes, it reads back (up to 30 moves a position)."""
+    for move in moves[:: max(1, len(moves) // 30)]:
+        text: str = _call("move_text", state, lambda: state.move_text(move), move)  # noqa: B023
+        back = _call("parse_move", state, lambda: state.parse_move(text), move)  # noqa: B023
+        if back != move:
+            raise _fail("parse_move", state, f"{text!r} reads back as {back!r}", move)
+    try:
+        text = game.format_position(state)
+    except (NotImplementedError, GameError):
+        return
+    again = _call("parse_position", state, lambda: game.parse_position(text))
+    if again != state:
+        raise _fail("parse_position", state, f"{text!r} reads back as another position")
+
+
+def _check_play(state: State, move: Move) -> State:
+    """Play ``move``; the state must be left as it was and the child must be a new state.
+
+    What is compared is what the search sees (equality with a copy made before, the hash, the
+    text, the legal moves), not the object's bytes: a cached property may fill in."""
+    copy, before = pickle.loads(pickle.dumps(state)), _seen(state)
+    child = _call("play", state, lambda: state.play(move), move)
+    if not isinstance(child, State):
+        raise _fail("play", state, f"play() must return a State, not {type(child).__name__}", move)
+    if child is state or state != copy or _seen(state) != before:
+        raise _fail(
+            "play", copy, "play() changed the state it was called on (must not mutate)", move
+        )
+    return child
+
+
+def _seen(state: State) -> tuple[Any, ...]:
+    return (hash(state), _text(state), state.to_move, tuple(map(repr, state.legal_moves())))
+
+
+def _hashable(move: Move) -> Any:
+    try:
+        hash(move)
+    except TypeError:
+        return repr(move)
+    return move
