@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,9 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,mpi]'
+	$(BIN)/python -m pip install --quiet -e '.[test,mpi,web]'
 	@$(MAKE) --no-print-directory graphviz
+	@$(MAKE) --no-print-directory chromium
 	touch $@ $(VENV)/.installed-run
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
@@ -28,6 +29,17 @@ graphviz:
 	  && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
 	  || echo "Graphviz not installed: 'unbeatable tree' writes DOT only; its SVG/PNG tests skip"
 
+# Debian's Chromium and its driver run the browser tests of the web page (Selenium, headless);
+# where they cannot be installed, those tests are skipped and say so.
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1; } \
+	  || echo "Chromium not installed: the browser tests of the web page (tests/test_web_browser.py) skip"
+
+$(VENV)/.installed-web: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $@
 
 # the peers (easyAI, OpenSpiel) are measured beside us by the benchmarks, never by the tests
 $(VENV)/.installed-bench: $(VENV)/.installed-test
@@ -36,6 +48,12 @@ $(VENV)/.installed-bench: $(VENV)/.installed-test
 
 play: $(VENV)/.installed-run
 	$(BIN)/unbeatable play $(GAME)
+
+# the web page on http://127.0.0.1:8000 (HOST=0.0.0.0 PORT=8080 to change; see docs/web.md)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(VENV)/.installed-web
+	$(BIN)/python -m unbeatable.web --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-test lint typecheck pytest
 

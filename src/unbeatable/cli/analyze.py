@@ -8,7 +8,7 @@ import json
 from .. import render
 from ..game import Game, State, player_name
 from ..games import get_game
-from ..report import build_report, describe, line_text
+from ..report import analyse, describe, line_text
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -40,14 +40,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     parallel = common.parallel(args)
     if parallel is not None:
         with parallel:
-            result, interrupted = common.run_search(
-                parallel, state, common.limits(args), analyse=True
-            )
+            analysis = analyse(game, state, parallel, common.limits(args), given=args.position)
     else:
-        result, interrupted = common.run_search(
-            common.searcher(args), state, common.limits(args), analyse=True
+        analysis = analyse(
+            game, state, common.searcher(args), common.limits(args), given=args.position
         )
-    if result is None:
+    result, interrupted, report = analysis.result, analysis.interrupted, analysis.report
+    if result is None or report is None:
         streams.error(
             "interrupted before any move's value was known (with --time or --nodes the search "
             "deepens ply by ply and has a result to show sooner)"
@@ -56,7 +55,6 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if interrupted:
         streams.error("interrupted: the best known so far follows")
     if args.json:
-        report = build_report(game, state, result, interrupted=interrupted, given=args.position)
         streams.out.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
         show(streams, game, state, result, interrupted)

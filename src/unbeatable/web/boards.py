@@ -1,0 +1,135 @@
+"""What the page draws: a position as plain data, one kind of board per kind of game.
+
+* ``grid`` (m,n,k games, tic-tac-toe): ``rows`` x ``cols`` cells, each ``"x"``, ``"o"`` or
+  ``""``, with the move that fills each empty cell; a click on a cell plays it.
+* ``columns`` (Connect Four): the same cells, top row first, and one move per column.
+* ``pile`` (subtraction): the tokens left and how many a move may take.
+* ``list``: any other game (a user's own, registered in Python): its picture as text, and the
+  legal moves as buttons.
+
+Every description also holds the legal moves in the game's notation, whose turn it is and how
+the game ended, so that the page needs no rules of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game import FIRST, Game, State, player_name
+from ..games import MNK, Connect4, Connect4State, MNKState, SubtractionState
+from ..games.subtraction import Subtraction
+
+__all__ = ["describe_game", "describe_position"]
+
+
+def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
+    """A registered game as the game picker shows it: its parameters (as the registry's
+    summary names them) with their defaults (the parameters of ``game``, made without any)."""
+    summary, _, names = summary.partition(" (parameters: ")
+    params = [p.strip() for p in names.rstrip(")").split(",") if p.strip()]
+    return {
+        "name": name,
+        "spec": game.spec,
+        "summary": summary,
+        "params": [{"name": p, "default": game.params.get(p)} for p in params],
+        "board": _kind(game),
+    }
+
+
+def _kind(game: Game) -> str:
+    if isinstance(game, MNK):
+        return "grid"
+    if isinstance(game, Connect4):
+        return "columns"
+    if isinstance(game, Subtraction):
+        return "pile"
+    return "list"
+
+
+def describe_position(game: Game, state: State, moves: tuple[str, ...]) -> dict[str, Any]:
+    """The position after ``moves``: the board to draw, the legal moves, who is to move."""
+    outcome = state.outcome()
+    winner = None if outcome is None else outcome.winner
+    data: dict[str, Any] = {
+        "game": game.spec,
+        "moves": list(moves),
+        "ply": len(moves),
+        "to_move": player_name(state.to_move),
+        "to_move_index": state.to_move,
+        "over": outcome is not None,
+        "outcome": None if outcome is None else str(outcome),
+        "winner": None if winner is None else player_name(winner),
+        "legal": [state.move_text(m) for m in state.legal_moves()],
+        "picture": game.picture(state),
+    }
+    if isinstance(game, MNK) and isinstance(state, MNKState):
+        data["board"] = _grid(game, state)
+    elif isinstance(game, Connect4) and isinstance(state, Connect4State):
+        data["board"] = _columns(game, state)
+    elif isinstance(state, SubtractionState):
+        data["board"] = {"kind": "pile", "pile": state.pile, "take": state.take}
+    else:
+        data["board"] = {"kind": "list"}
+    return data
+
+
+def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
+    outcome = state.outcome()
+    cells: list[list[str]] = []
+    cell_moves: list[list[str | None]] = []
+    for r in range(game.m):
+        row, row_moves = [], []
+        for c in range(game.n):
+            index = r * game.n + c
+            stone = "x" if state.first >> index & 1 else "o" if state.second >> index & 1 else ""
+            row.append(stone)
+            row_moves.append(None if stone or outcome else state.move_text(index))
+        cells.append(row)
+        cell_moves.append(row_moves)
+    line = 0
+    if outcome is not None and outcome.winner is not None:
+        stones = state.first if outcome.winner == FIRST else state.second
+        line = next((w for w in game.lines if stones & w == w), 0)
+    win = [[r, c] for r in range(game.m) for c in range(game.n) if line >> (r * game.n + c) & 1]
+    return {
+        "kind": "grid",
+        "rows": game.m,
+        "cols": game.n,
+        "cells": cells,
+        "cell_moves": cell_moves,
+        "win": win,
+    }
+
+
+def _columns(game: Connect4, state: Connect4State) -> dict[str, Any]:
+    first, second = state.stones()
+    h1 = game.height + 1
+    cells: list[list[str]] = []
+    for r in range(game.height - 1, -1, -1):
+        cells.append(
+            [
+                "x" if first >> (c * h1 + r) & 1 else "o" if second >> (c * h1 + r) & 1 else ""
+                for c in range(game.width)
+            ]
+        )
+    legal = set(state.legal_moves())
+    column_moves = [state.move_text(c) if c in legal else None for c in range(game.width)]
+    line = 0
+    outcome = state.outcome()
+    if outcome is not None and outcome.winner is not None:
+        stones = first if outcome.winner == FIRST else second
+        line = next((w for w in game.windows if stones & w == w), 0)
+    win = [
+        [game.height - 1 - r, c]
+        for c in range(game.width)
+        for r in range(game.height)
+        if line >> (c * h1 + r) & 1
+    ]
+    return {
+        "kind": "columns",
+        "rows": game.height,
+        "cols": game.width,
+        "cells": cells,
+        "column_moves": column_moves,
+        "win": win,
+    }

@@ -1,0 +1,260 @@
+"""Every input of the web API, checked at the door.
+
+A bad input raises :class:`BadInput`, which the app turns into a 400 response with one JSON
+shape: ``{"error": MESSAGE, "parameter": NAME, "text": OFFENDING_TEXT}``. The messages are the
+library's own (the ones the command line prints after ``unbeatable: error:``), so the page and
+the CLI say the same thing about the same bad input.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..game import Game, GameError, State
+from ..games import MNK, Connect4, get_game
+from ..players import AIPlayer, PlayerSpecError, parse_player
+from ..search import ALGORITHMS, Limits
+
+__all__ = [
+    "DEFAULT_CAP",
+    "MAX_CELLS",
+    "MAX_MOVES_TEXT",
+    "MAX_TREE_NODES",
+    "MAX_WORKERS",
+    "BadInput",
+    "Position",
+    "algorithm_of",
+    "opponent_of",
+    "optional_float",
+    "optional_int",
+    "position_of",
+    "timeout_of",
+]
+
+#: The server's time cap on one request's search, in seconds (a request may ask for less).
+DEFAULT_CAP = 10.0
+
+#: The characters of a board picture (``x.o/.x./...``), which the page does not take.
+PICTURE = frozenset("/xXoO.")
+
+#: The longest move sequence accepted, in characters.
+MAX_MOVES_TEXT = 2000
+#: The longest game spec accepted, in characters.
+MAX_SPEC_TEXT = 100
+#: The largest m,n,k board served (15 x 15): bigger ones are valid games, but no page for them
+#: (and making one takes the event loop's time: 32 x 32 takes a quarter of a second).
+MAX_CELLS = 225
+#: The largest tree the tree view draws (pruned moves included).
+MAX_TREE_NODES = 5000
+#: The most workers a parallel-view search may use.
+MAX_WORKERS = 4
+
+
+class BadInput(ValueError):
+    """An input the API refuses: ``parameter`` names the query parameter, ``text`` the
+    offending text."""
+
+    def __init__(self, message: str, parameter: str, text: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.text = text
+
+    def to_json(self) -> dict[str, str]:
+        return {"error": str(self), "parameter": self.parameter, "text": self.text}
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line, as the command line prints it."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game and a position reached by a sequence of moves, as the URL holds them."""
+
+    game: Game
+    state: State
+    moves: tuple[str, ...]  #: the moves from the start, in the game's notation
+
+    @property
+    def moves_text(self) -> str:
+        """The move sequence as :meth:`Game.parse_position` reads it back."""
+        joined = "".join(self.moves)
+        if all(len(m) == 1 for m in self.moves) and self.game.split_moves(joined) == list(
+            self.moves
+        ):
+            return joined
+        return ",".join(self.moves)
+
+
+def _text(query: Mapping[str, str], name: str, default: str, limit: int) -> str:
+    text = query.get(name, default)
+    if len(text) > limit:
+        raise BadInput(
+            f"{name}: {len(text)} characters is too long (at most {limit})", name, text[:80]
+        )
+    return text
+
+
+def _mnk_cells(spec: str) -> int | None:
+    """The cells of an ``mnk`` spec (``mnk:4,5,3``, ``mnk:m=4,n=5,k=3``), or None when it is
+    another game or does not read (the registry then says what is wrong)."""
+    name, _, rest = spec.strip().partition(":")
+    if name.strip().lower() != "mnk":
+        return None
+    sides = {"m": 3, "n": 3}
+    for index, part in enumerate(rest.split(",") if rest.strip() else []):
+        key, eq, value = part.partition("=")
+        key, value = (key.strip(), value.strip()) if eq else ("mnk"[index : index + 1], key)
+        if key in sides:
+            try:
+                sides[key] = int(value)
+            except ValueError:
+                return None
+    return sides["m"] * sides["n"]
+
+
+def game_of(query: Mapping[str, str]) -> Game:
+    """The game named by the ``game`` parameter (default tic-tac-toe)."""
+    spec = _text(query, "game", "tictactoe", MAX_SPEC_TEXT)
+    cells = _mnk_cells(spec)
+    if cells is not None and cells > MAX_CELLS:  # before making it: a large board takes time
+        raise BadInput(
+            f"{spec!r}: a board of {cells} cells is too large for the page (at most {MAX_CELLS})",
+            "game",
+            spec,
+        )
+    try:
+        game = get_game(spec)
+    except ValueError as error:
+        raise BadInput(one_line(error), "game", spec) from None
+    cells = getattr(game, "cells", None)
+    if isinstance(cells, int) and cells > MAX_CELLS:
+        raise BadInput(
+            f"{spec!r}: a board of {cells} cells is too large for the page (at most {MAX_CELLS})",
+            "game",
+            spec,
+        )
+    return game
+
+
+def position_of(query: Mapping[str, str]) -> Position:
+    """The ``game`` and the position its ``moves`` reach (a move sequence, the URL's form).
+
+    The moves are read by the game's own :meth:`~unbeatable.game.Game.parse_position`, so a bad
+    move gets the command line's message; a text that parses but is not a move sequence (a
+    picture) is refused too, because the page needs the moves to undo them.
+    """
+    game = game_of(query)
+    text = _text(query, "moves", "", MAX_MOVES_TEXT)
+    if isinstance(game, (MNK, Connect4)) and any(ch in PICTURE for ch in text):
+        # refused before it is read: checking that a picture can arise may take a search
+        raise BadInput(
+            f"{text.strip()!r} is not a sequence of moves from the start of {game.spec}",
+            "moves",
+            text,
+        )
+    try:
+        state = game.parse_position(text)
+    except (GameError, ValueError) as error:
+        raise BadInput(one_line(error), "moves", getattr(error, "text", None) or text) from None
+    replay = game.initial()
+    moves: list[str] = []
+    try:
+        for token in game.split_moves(text):
+            move = replay.parse_move(token)
+            moves.append(replay.move_text(move))
+            replay = replay.play(move)
+    except (GameError, ValueError):
+        replay = game.initial()
+    if replay != state:
+        raise BadInput(
+            f"{text.strip()!r} is not a sequence of moves from the start of {game.spec}",
+            "moves",
+            text,
+        )
+    return Position(game, state, tuple(moves))
+
+
+def optional_int(query: Mapping[str, str], name: str, low: int = 1, high: int = 1000) -> int | None:
+    """A whole number from ``low`` to ``high``, or None when the parameter is absent or empty."""
+    text = query.get(name, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 12:
+        raise BadInput(f"{name}: {text!r} is not a whole number", name, text)
+    value = int(text)
+    if not low <= value <= high:
+        raise BadInput(f"{name}: {text!r} must be from {low} to {high}", name, text)
+    return value
+
+
+def optional_float(query: Mapping[str, str], name: str, high: float) -> float | None:
+    """A positive number of seconds up to ``high``, or None when absent or empty."""
+    text = query.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text) if len(text) <= 20 else math.nan
+    except ValueError:
+        raise BadInput(f"{name}: {text!r} is not a number of seconds", name, text) from None
+    if not (value > 0 and math.isfinite(value)):
+        raise BadInput(f"{name}: {text!r} must be a positive number of seconds", name, text)
+    if value > high:
+        raise BadInput(f"{name}: {text!r} is more than the server's cap of {high:g} s", name, text)
+    return value
+
+
+def timeout_of(query: Mapping[str, str], cap: float) -> float:
+    """The request's time cap: the ``timeout`` parameter (lower than the server's), else the
+    server's."""
+    given = optional_float(query, "timeout", cap)
+    return cap if given is None else given
+
+
+def algorithm_of(query: Mapping[str, str], choices: tuple[str, ...] = ALGORITHMS) -> str | None:
+    """The ``algorithm`` parameter: one of ``choices``, or None for the library's default."""
+    text = query.get("algorithm", "").strip()
+    if not text or text == "default":
+        return None
+    if text not in choices:
+        raise BadInput(
+            f"unknown algorithm {text!r}: choose one of {', '.join(choices)}", "algorithm", text
+        )
+    return text
+
+
+def limits_of(query: Mapping[str, str], cap: float) -> Limits:
+    """The ``depth`` and ``time`` parameters as the library's limits (none: exact)."""
+    depth = optional_int(query, "depth", 1, 200)
+    seconds = optional_float(query, "time", cap)
+    return Limits(depth=depth, time=seconds)
+
+
+def opponent_of(query: Mapping[str, str], cap: float) -> str:
+    """The ``opponent`` parameter, a player spec of ``unbeatable match`` (``perfect``,
+    ``depth:N``, ``time:T``, ``random``, with options), checked by the library's parser."""
+    spec = _text(query, "opponent", "perfect", 100).strip() or "perfect"
+    try:
+        player = parse_player(spec, random.Random(0))
+    except PlayerSpecError as error:
+        raise BadInput(one_line(error), "opponent", error.text) from None
+    if isinstance(player, AIPlayer) and player.limits.time is not None and player.limits.time > cap:
+        raise BadInput(
+            f"player {spec!r}: {player.limits.time:g} s is more than the server's cap of {cap:g} s",
+            "opponent",
+            spec,
+        )
+    return spec
+
+
+def unfinished(position: Position) -> Position:
+    """``position``, refused when the game is over there (as ``unbeatable analyze`` does)."""
+    outcome = position.state.outcome()
+    if outcome is not None:
+        text = position.moves_text
+        raise BadInput(f"the game is over in {text!r}: {outcome}", "moves", text)
+    return position

@@ -1,0 +1,161 @@
+"""What a worker process runs: one function per kind of request, plain data in and out.
+
+Each job reads the game and the position again from their text (so any registered game works,
+a user's own included: the workers are forked from the server after it registered its games),
+calls the library, and returns JSON-ready data. Analyses are made exactly as the command line's
+``analyze`` makes them, and reported by the same :func:`unbeatable.report.build_report`, so the
+page and ``unbeatable analyze --json`` show the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import State
+from ..games import get_game
+from ..players import AIPlayer, parse_player
+from ..report import analyse as run_analysis
+from ..report import build_report
+from ..search import Limits, ParallelSearcher, Searcher, SearchResult
+from ..tree import TreeTooLargeError, build_tree
+from .inputs import BadInput
+from .treeview import algorithm_counts, tree_json
+
+__all__ = ["Job", "run_job"]
+
+@dataclass(frozen=True)
+class Job:
+    """One request's work: ``kind`` names the function, the rest are its arguments."""
+
+    kind: str
+    game: str
+    moves: str
+    cap: float
+    depth: int | None = None
+    time: float | None = None
+    algorithm: str | None = None
+    opponent: str = "perfect"
+    seed: int | None = None
+    hints: bool = False
+    max_nodes: int = 500
+    workers: int = 2
+
+
+def _last(searcher: Searcher, state: State, limits: Limits, analyse: bool) -> SearchResult:
+    last: SearchResult | None = None
+    for partial in searcher.iterate(state, limits, analyse=analyse):
+        last = partial
+    assert last is not None
+    return last
+
+
+def capped(limits: Limits, cap: float) -> Limits:
+    """The limits of a request with a time limit held to the server's cap. No limit means an
+    exact search, as ``unbeatable analyze`` runs it (the worker is stopped past the cap)."""
+    if limits.time is not None and limits.time > cap:
+        return Limits(depth=limits.depth, time=cap, nodes=limits.nodes)
+    return limits
+
+
+def analyse(job: Job) -> dict[str, Any]:
+    """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
+    library's one analysis (:func:`unbeatable.report.analyse`)."""
+    game = get_game(job.game)
+    state = game.parse_position(job.moves)
+    limits = capped(Limits(depth=job.depth, time=job.time), job.cap)
+    report = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves).report
+    assert report is not None  # Ctrl-C does not reach a worker (it ignores SIGINT)
+    return report.to_json()
+
+
+def choose(job: Job) -> dict[str, Any]:
+    """The opponent's move (a player spec of ``unbeatable match``) and its search's report."""
+    game = get_game(job.game)
+    state = game.parse_position(job.moves)
+    rng = random.Random(job.seed)
+    player = parse_player(job.opponent, rng)
+    if not isinstance(player, AIPlayer):
+        move = player.choose(state)
+        return {"move": state.move_text(move), "report": None}
+    searcher = player.searcher
+    limits = player.limits
+    if limits == Limits() and not searcher.uses_solver(state):
+        limits = Limits(time=job.cap)  # exact when it can be, and always a move within the cap
+    elif limits.time is not None and limits.time > job.cap:
+        limits = Limits(time=job.cap)
+    result = _last(searcher, state, limits, analyse=False)
+    assert result.move is not None
+    report = build_report(game, state, result, given=job.moves).to_json()
+    return {"move": state.move_text(result.move), "report": report}
+
+
+def tree(job: Job) -> dict[str, Any]:
+    """The search tree (see :mod:`.treeview`) and every algorithm's node count beside it."""
+    game = get_game(job.game)
+    state = game.parse_position(job.moves)
+    depth = job.depth or 2
+    algorithm = job.algorithm or "alphabeta"
+    try:
+        recorded = build_tree(state, depth, algorithm, hints=job.hints, max_nodes=job.max_nodes)
+    except TreeTooLargeError:
+        where = repr(job.moves.strip()) if job.moves.strip() else "the start"
+        raise BadInput(
+            f"the {algorithm} tree from {where} at depth {depth} has more than "
+            f"{job.max_nodes} nodes: lower the depth, start from a later position, or raise "
+            "the node limit",
+            "depth",
+            str(depth),
+        ) from None
+    return {"tree": tree_json(recorded), "counts": algorithm_counts(state, depth)}
+
+
+def _finite(value: float) -> float | None:
+    return round(value, 6) if math.isfinite(value) else None
+
+
+def parallel(job: Job) -> dict[str, Any]:
+    """One parallel search and its task log: which worker searched what, and when."""
+    game = get_game(job.game)
+    state = game.parse_position(job.moves)
+    limits = Limits(depth=job.depth) if job.depth else Limits()
+    with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
+        result = searcher.search(state, limits)
+        log = list(searcher.task_log)
+    order: dict[int, int] = {}
+    for task in sorted(log, key=lambda t: math.inf if math.isnan(t.sent) else t.sent):
+        order.setdefault(task.worker, len(order))
+    tasks = [
+        {
+            "worker": order[task.worker],
+            "pid": task.worker,
+            "sent": _finite(task.sent),
+            "seconds": _finite(task.seconds),
+            "cpu": _finite(task.cpu),
+            "round_trip": _finite(task.round_trip),
+            "nodes": task.nodes,
+            "moves": list(task.moves),
+        }
+        for task in log
+    ]
+    return {
+        "report": build_report(game, state, result, given=job.moves).to_json(),
+        "workers": job.workers,
+        "tasks": tasks,
+        "elapsed": round(result.elapsed, 6),
+    }
+
+
+def warm_up() -> None:
+    """Load what searches compile (the Connect Four solver's kernels) in this process."""
+    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+
+
+JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Run ``job`` (in a worker process)."""
+    return JOBS[job.kind](job)

@@ -1,0 +1,307 @@
+"""A pool of forked worker processes that run the searches, never the event loop.
+
+* ``workers`` processes, forked when the app starts (after the server registered its games,
+  so a user's own games are known to them), each running one job at a time.
+* At most ``queue`` requests wait for a free worker; past that :meth:`WorkerPool.run` raises
+  :class:`Overloaded` at once (the app answers 503 with Retry-After), never a pile-up.
+* Each job has a time cap: past it the worker is stopped, a fresh one forked in its place, and
+  :class:`TimedOut` raised. A request cancelled while its job runs (the client went away, or
+  the server is stopping) stops its worker the same way.
+* :meth:`WorkerPool.cancel_all` (safe in a signal handler) stops every worker at once;
+  :meth:`WorkerPool.close` stops them and waits until they are gone.
+
+A worker is stopped with SIGTERM, which it turns into KeyboardInterrupt so that a parallel
+search inside it ends its own pool cleanly, then with SIGKILL after :data:`GRACE` seconds
+(a compiled solver does not look at signals). Workers ignore SIGINT (Ctrl-C is the server's to
+handle) and end themselves if the server dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing as mp
+import os
+import signal
+import time
+import traceback
+from collections import deque
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from ..search.parallel import init_worker
+from .jobs import Job, run_job, warm_up
+
+__all__ = ["GRACE", "Overloaded", "PoolClosed", "TimedOut", "WorkerPool"]
+
+#: Seconds a stopped worker has to end by itself before it is killed.
+GRACE = 1.0
+
+
+class Overloaded(Exception):
+    """Every worker is busy and the queue is full."""
+
+
+class TimedOut(Exception):
+    """A job ran past its time cap and was stopped."""
+
+
+class PoolClosed(Exception):
+    """The server is stopping: the job was cancelled or never started."""
+
+
+class JobFailed(Exception):
+    """The job raised an error in the worker: ``kind`` is ``bad`` for a ValueError (the
+    library's refusal of an input; ``parameter`` names the input, ``text`` the offending text),
+    else ``error``."""
+
+    def __init__(
+        self, kind: str, message: str, text: str, trace: str = "", parameter: str = "moves"
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.text = text
+        self.trace = trace
+        self.parameter = parameter
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _worker_main(conn: Connection) -> None:
+    """A worker's loop: receive a job, run it, send back ``(status, payload)``; stopped
+    quietly by SIGTERM at any point."""
+    try:
+        signal.signal(signal.SIGTERM, _interrupt)
+        init_worker()
+        _serve(conn)
+    except KeyboardInterrupt:
+        pass
+
+
+def _serve(conn: Connection) -> None:
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", run_job(job))
+        except KeyboardInterrupt:
+            return
+        except ValueError as error:
+            text = str(getattr(error, "text", "") or "")
+            parameter = str(getattr(error, "parameter", "") or "moves")
+            reply = ("bad", (" ".join(str(error).split()), text, parameter))
+        except Exception as error:  # reported to the client as a 500, with the trace logged
+            reply = ("error", (f"{type(error).__name__}: {error}", traceback.format_exc()))
+        try:
+            conn.send(reply)
+        except (OSError, KeyboardInterrupt):
+            return
+
+
+class _Worker:
+    def __init__(self, context: Any) -> None:
+        self.conn, child = mp.Pipe()
+        self.process: BaseProcess = context.Process(
+            target=_worker_main, args=(child,), name="unbeatable-web-worker"
+        )
+        self.process.start()
+        child.close()
+
+    def alive(self) -> bool:
+        """Whether the process still runs. Not only ``Process.is_alive``: where the server's
+        children are reaped by someone else (SIGCHLD ignored, as an MPI runtime may leave it),
+        that cannot tell a process that has gone."""
+        pid = self.process.pid
+        if pid is None or self.process.exitcode is not None:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return self.process.is_alive()  # reaps it if it is a zombie of ours
+
+    def stop(self) -> None:
+        """Ask the process to end (SIGTERM); safe in a signal handler."""
+        if self.process.pid is not None and self.process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.pid, signal.SIGTERM)
+
+    def reap(self, grace: float = GRACE) -> None:
+        """Wait for the process to end, killing it after ``grace`` seconds."""
+        self.stop()
+        for seconds, kill in ((grace, False), (5.0, True)):
+            if kill and self.alive():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.process.pid or 0, signal.SIGKILL)
+            deadline = time.monotonic() + seconds
+            while self.alive() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        self.conn.close()
+
+
+class WorkerPool:
+    """``workers`` forked processes and a waiting line of at most ``queue`` requests."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        if workers < 1 or queue < 0:
+            raise ValueError(f"a pool needs workers >= 1 and queue >= 0, not {workers}, {queue}")
+        self.size = workers
+        self.queue = queue
+        self._context = mp.get_context("fork")
+        self._idle: deque[_Worker] = deque()
+        self._all: set[_Worker] = set()
+        self._waiters: deque[asyncio.Future[_Worker]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.closed = False
+        self.started = False
+
+    # --- figures --------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> int:
+        return len(self._all) - len(self._idle)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)
+
+    def pids(self) -> list[int]:
+        return sorted(w.process.pid for w in self._all if w.process.pid is not None)
+
+    # --- life -----------------------------------------------------------------------------
+
+    def start(self, warm: bool = True) -> None:
+        """Fork the workers (in the event loop's thread, before serving). ``warm``: first load
+        the compiled Connect Four solver in this process, so that every worker forked from it
+        has it at once (instead of each loading it on its first Connect Four request)."""
+        self._loop = asyncio.get_running_loop()
+        if warm:
+            warm_up()
+        for _ in range(self.size):
+            self._add()
+        self.started = True
+
+    def _add(self) -> None:
+        worker = _Worker(self._context)
+        self._all.add(worker)
+        self._give(worker)
+
+    def _give(self, worker: _Worker) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    def cancel_all(self) -> None:
+        """Stop every worker now and refuse new jobs. Safe in a signal handler: it only sends
+        signals and schedules the waiters' wake-up on the loop."""
+        self.closed = True
+        for worker in list(self._all):
+            worker.stop()
+        if self._loop is not None and not self._loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._fail_waiters)
+
+    def _fail_waiters(self) -> None:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_exception(PoolClosed())
+
+    def close(self) -> None:
+        """Stop every worker and wait until each has ended."""
+        self.closed = True
+        self._fail_waiters()
+        workers, self._all = list(self._all), set()
+        self._idle.clear()
+        for worker in workers:
+            worker.stop()
+        deadline = time.monotonic() + GRACE
+        for worker in workers:
+            worker.reap(max(0.0, deadline - time.monotonic()))
+
+    # --- jobs -----------------------------------------------------------------------------
+
+    async def run(self, job: Job, timeout: float) -> Any:
+        """Run ``job`` in a worker within ``timeout`` seconds; its result.
+
+        Raises :class:`Overloaded` at once when every worker is busy and ``queue`` requests
+        already wait, :class:`TimedOut` past the cap (time spent waiting counts),
+        :class:`JobFailed` for an error in the job, :class:`PoolClosed` when stopping.
+        """
+        if self.closed or not self.started:
+            raise PoolClosed()
+        start = time.monotonic()
+        while self._idle and not self._idle[0].alive():
+            self._replace(self._idle.popleft())  # ended by someone else while idle
+        if self._idle:
+            worker = self._idle.popleft()
+        elif len(self._waiters) >= self.queue:
+            raise Overloaded()
+        else:
+            waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                worker = await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            except BaseException:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                    self._give(waiter.result())  # handed a worker just as we gave up
+                if self.closed:
+                    raise PoolClosed() from None
+                raise TimedOut() from None
+        return await self._call(worker, job, timeout - (time.monotonic() - start))
+
+    async def _call(self, worker: _Worker, job: Job, timeout: float) -> Any:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = worker.conn.fileno()
+
+        def readable() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_reader(fd, readable)
+        healthy = False
+        try:
+            worker.conn.send(job)
+            await asyncio.wait_for(ready, max(timeout, 0.001))
+            status, payload = worker.conn.recv()
+            healthy = True
+        except asyncio.TimeoutError:
+            raise TimedOut() from None
+        except (EOFError, OSError):
+            if self.closed:
+                raise PoolClosed() from None
+            code = worker.process.exitcode
+            raise JobFailed("error", f"the worker process died (exit code {code})", "") from None
+        finally:
+            loop.remove_reader(fd)
+            if healthy and not self.closed:
+                self._give(worker)
+            else:
+                self._replace(worker)
+        if status == "ok":
+            return payload
+        if status == "bad":
+            raise JobFailed("bad", payload[0], payload[1], parameter=payload[2])
+        raise JobFailed("error", payload[0], "", payload[1])
+
+    def _replace(self, worker: _Worker) -> None:
+        """Stop a worker whose job was abandoned, and fork a fresh one in its place."""
+        self._all.discard(worker)
+        worker.stop()
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, worker.reap)
+        if not self.closed:
+            self._add()

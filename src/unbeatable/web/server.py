@@ -1,0 +1,218 @@
+"""The web server's command line: ``python -m unbeatable.web [--host H] [--port P] ...``.
+
+:func:`main` parses the options, warns when the page is served beyond this machine, and runs
+the app under uvicorn. Ctrl-C (SIGINT) or SIGTERM stops every running search at once (their
+requests get a 503), then the server and its worker processes; none is left behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import IO
+
+from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
+
+__all__ = ["build_parser", "free_port", "is_loopback", "launch", "main"]
+
+PROG = "unbeatable serve"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(f"{message} (see '{self.prog} --help')")
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be from {low} to {high}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < 24 * 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Serve the web page: play every game against the AI and watch the search.",
+        epilog="Example: unbeatable serve --port 8080",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=_whole(0, 65535), default=8000, help="port (8000)")
+    parser.add_argument(
+        "--workers",
+        type=_whole(1, 64),
+        default=min(4, os.cpu_count() or 1),
+        help="search processes (default: the cores, at most 4)",
+    )
+    parser.add_argument(
+        "--queue",
+        type=_whole(0, 10_000),
+        help="requests that may wait for a worker; past it, 503 (default: 4 per worker)",
+    )
+    parser.add_argument(
+        "--time-cap",
+        type=_seconds,
+        default=DEFAULT_CAP,
+        metavar="SECONDS",
+        help=f"the longest one search may run (default {DEFAULT_CAP:g}; a request may ask less)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn's log level (warning)")
+    return parser
+
+
+def is_loopback(host: str) -> bool:
+    """True when ``host`` reaches only this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) -> int:
+    """Serve until Ctrl-C; the exit code (0 after a clean stop, 2 for a bad option)."""
+    err = stderr or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+    except ValueError as error:
+        print(f"{PROG}: error: {error}", file=err)
+        return 2
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as missing:
+        print(
+            f"{PROG}: error: the web page needs {missing.name}: pip install 'unbeatable[web]'",
+            file=err,
+        )
+        return 2
+    if not is_loopback(args.host):
+        print(
+            f"{PROG}: warning: listening on {args.host}: the page and its searches are open "
+            "to every machine that can reach this one (no login, no TLS)",
+            file=err,
+        )
+    return _serve(args, err)
+
+
+def _serve(args: argparse.Namespace, err: IO[str]) -> int:
+    """Run the app under uvicorn until a signal; stop the searches first on one."""
+    import uvicorn
+
+    from .app import create_app
+
+    app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
+    pool = app.state.pool
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            pool.cancel_all()  # running searches end now; their requests get a 503
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=5,
+        lifespan="on",
+    )
+    server = Server(config)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(
+        f"{PROG}: http://{shown}:{args.port}/ ({args.workers} workers; Ctrl-C to stop)",
+        file=err,
+        flush=True,
+    )
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # uvicorn raises the signal again once it has stopped
+    except SystemExit:
+        pass  # uvicorn could not start (it said why)
+    finally:
+        pool.close()
+    if not server.started:
+        print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
+        return 1
+    return 0
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def launch(
+    port: int,
+    *,
+    workers: int = 2,
+    queue: int | None = None,
+    cap: float | None = None,
+    timeout: float = 60.0,
+    host: str = "127.0.0.1",
+) -> subprocess.Popen[str]:
+    """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process, and return
+    it once the health check answers (for tests and benchmarks; stop it with SIGINT)."""
+    import time
+    import urllib.request
+
+    command = [
+        sys.executable,
+        "-m",
+        "unbeatable.web",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
+    if queue is not None:
+        command += ["--queue", str(queue)]
+    if cap is not None:
+        command += ["--time-cap", str(cap)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"the server exited: {process.stderr.read() if process.stderr else ''}"
+            )
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                if r.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not answer on port {port} within {timeout:g} s")

@@ -1,0 +1,135 @@
+// The board as SVG, one drawing per kind of game; a generic move list for any other game.
+// Every playable move carries data-move (its notation); score labels carry class "score".
+
+import { clear, html, shortLabel, svg } from "./svg.js";
+
+// options: { scores: Map(move -> report move), hint: bool, onMove: fn(move) | null }
+export function drawBoard(container, position, options) {
+  clear(container);
+  const board = position.board;
+  if (board.kind === "grid") grid(container, board, options);
+  else if (board.kind === "columns") columns(container, board, options);
+  else if (board.kind === "pile") pile(container, board, position, options);
+  else list(container, position, options);
+}
+
+function classes(entry, options) {
+  const names = ["score"];
+  if (entry) {
+    names.push(entry.kind);
+    if (entry.best) names.push("best");
+    if (entry.best && options.hint) names.push("hinted");
+  }
+  return names.join(" ");
+}
+
+function clickable(node, move, options) {
+  if (!move || !options.onMove) return;
+  node.setAttribute("data-move", move);
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.classList.add("playable");
+  node.addEventListener("click", () => options.onMove(move));
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") options.onMove(move);
+  });
+}
+
+function stone(parent, kind, cx, cy, r) {
+  if (kind === "x") {
+    const d = r * 0.7;
+    svg("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "stone-x" }, parent);
+  } else if (kind === "o") {
+    svg("circle", { cx, cy, r: r * 0.75, class: "stone-o" }, parent);
+  }
+}
+
+function label(parent, entry, options, x, y) {
+  if (!entry || !options.scores) return;
+  const text = svg("text", { x, y, class: classes(entry, options), "data-score-move": entry.move }, parent);
+  text.textContent = (entry.best ? "★ " : "") + shortLabel(entry);
+}
+
+function isWin(board, r, c) {
+  return board.win.some(([wr, wc]) => wr === r && wc === c);
+}
+
+function grid(container, board, options) {
+  const size = 100;
+  const root = svg("svg", { viewBox: `0 0 ${board.cols * size} ${board.rows * size}`, class: "grid" }, container);
+  for (let r = 0; r < board.rows; r++) {
+    for (let c = 0; c < board.cols; c++) {
+      const move = board.cell_moves[r][c];
+      const entry = move && options.scores ? options.scores.get(move) : null;
+      const g = svg("g", {}, root);
+      const rect = svg("rect", { x: c * size + 2, y: r * size + 2, width: size - 4, height: size - 4, class: "cell" }, g);
+      if (isWin(board, r, c)) rect.classList.add("win-cell");
+      if (entry && entry.best && options.hint) rect.classList.add("hint-cell");
+      stone(g, board.cells[r][c], c * size + size / 2, r * size + size / 2, size / 2);
+      if (move) {
+        const number = svg("text", { x: c * size + 10, y: r * size + 24, class: "cell-number" }, g);
+        number.textContent = move;
+      }
+      label(g, entry, options, c * size + size / 2, r * size + size / 2 + 8);
+      clickable(g, move, options);
+    }
+  }
+}
+
+function columns(container, board, options) {
+  const size = 80;
+  const top = 40;
+  const root = svg("svg", { viewBox: `0 0 ${board.cols * size} ${board.rows * size + top + 24}`, class: "columns" }, container);
+  svg("rect", { x: 0, y: top, width: board.cols * size, height: board.rows * size, rx: 10, class: "frame" }, root);
+  for (let c = 0; c < board.cols; c++) {
+    const move = board.column_moves[c];
+    const entry = move && options.scores ? options.scores.get(move) : null;
+    const g = svg("g", {}, root);
+    const band = svg("rect", { x: c * size, y: 0, width: size, height: board.rows * size + top + 24, class: "column" }, g);
+    if (entry && entry.best && options.hint) band.classList.add("hint-cell");
+    for (let r = 0; r < board.rows; r++) {
+      const cx = c * size + size / 2;
+      const cy = top + r * size + size / 2;
+      const kind = board.cells[r][c];
+      const hole = svg("circle", { cx, cy, r: size * 0.38, class: kind ? `disc disc-${kind}` : "hole" }, g);
+      if (isWin(board, r, c)) hole.classList.add("win-cell");
+    }
+    const number = svg("text", { x: c * size + size / 2, y: board.rows * size + top + 20, class: "column-number" }, g);
+    number.textContent = String(c + 1);
+    label(g, entry, options, c * size + size / 2, 28);
+    clickable(g, move, options);
+  }
+}
+
+function moveButtons(container, position, options, caption) {
+  const row = html("div", { class: "move-list" }, container);
+  for (const move of position.legal) {
+    const entry = options.scores ? options.scores.get(move) : null;
+    const button = html("button", { type: "button", class: "move-button" }, row);
+    html("span", { class: "move-name" }, button, caption(move));
+    if (entry) html("span", { class: classes(entry, options), "data-score-move": move }, button, (entry.best ? "★ " : "") + shortLabel(entry));
+    if (entry && entry.best && options.hint) button.classList.add("hint-cell");
+    if (options.onMove) {
+      button.setAttribute("data-move", move);
+      button.addEventListener("click", () => options.onMove(move));
+    } else {
+      button.disabled = true;
+    }
+  }
+}
+
+function pile(container, board, position, options) {
+  const per = 10;
+  const rows = Math.max(1, Math.ceil(Math.min(board.pile, 200) / per));
+  const root = svg("svg", { viewBox: `0 0 ${per * 30 + 10} ${rows * 30 + 10}`, class: "pile" }, container);
+  for (let i = 0; i < Math.min(board.pile, 200); i++) {
+    svg("circle", { cx: 20 + (i % per) * 30, cy: 20 + Math.floor(i / per) * 30, r: 12, class: "token" }, root);
+  }
+  html("p", { class: "pile-count" }, container, `${board.pile} token${board.pile === 1 ? "" : "s"} left; take 1 to ${board.take}`);
+  moveButtons(container, position, options, (move) => `take ${move}`);
+}
+
+function list(container, position, options) {
+  html("pre", { class: "picture" }, container, position.picture);
+  moveButtons(container, position, options, (move) => move);
+}

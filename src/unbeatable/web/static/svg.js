@@ -1,0 +1,33 @@
+// Small helpers to build SVG and HTML without innerHTML.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else node.setAttribute(key, value);
+  }
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+// A score's short label for a board: "win 3", "draw", "loss 2", "+12".
+export function shortLabel(score) {
+  if (score.kind === "win") return score.moves_to_end ? `win ${score.moves_to_end}` : "won";
+  if (score.kind === "loss") return score.moves_to_end ? `loss ${score.moves_to_end}` : "lost";
+  if (score.kind === "draw") return "draw";
+  return (score.value > 0 ? "+" : "") + score.value;
+}

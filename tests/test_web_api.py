@@ -1,0 +1,422 @@
+"""The web API through an HTTP test client: the same numbers as the command line, every bad
+input refused with the library's message, the pool's limits (503, time cap) and the page's
+security headers."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from unbeatable import FIRST, Game, Outcome, State, cli, get_game
+from unbeatable import games as registry
+from unbeatable.search import Limits, Searcher
+from unbeatable.tree import EXACT, INNER, LOWER, PRUNED, UPPER, build_tree
+from unbeatable.web.app import CSP, create_app
+from unbeatable.web.treeview import windows
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@dataclass(frozen=True)
+class Nim(State):
+    """The README's Nim, with a small default (a user's own game, registered in Python)."""
+
+    heaps: tuple[int, ...] = (1, 2)
+    turn: int = 0
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    def legal_moves(self) -> list[tuple[int, int]]:
+        return [(h, n) for h, size in enumerate(self.heaps) for n in range(1, size + 1)]
+
+    def play(self, move: Any) -> Nim:
+        heap, taken = move
+        heaps = list(self.heaps)
+        heaps[heap] -= taken
+        return Nim(tuple(heaps), 1 - self.turn)
+
+    def outcome(self) -> Outcome | None:
+        return None if any(self.heaps) else Outcome.win_for(1 - self.turn)
+
+    def move_text(self, move: Any) -> str:
+        return f"{move[0] + 1}-{move[1]}"
+
+
+class NimGame(Game):
+    name = "webnim"
+
+    def initial(self) -> State:
+        return Nim()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    registry.register("webnim", NimGame, (), "Nim on heaps of 1 and 2 (a test's own game)")
+    try:
+        with TestClient(create_app(2, queue=2, cap=10)) as test_client:
+            yield test_client
+    finally:
+        registry._REGISTRY.pop("webnim", None)
+
+
+def cli_json(*args: str) -> dict[str, Any]:
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["analyze", *args, "--json"], stdout=out, stderr=err) == 0, err.getvalue()
+    data: dict[str, Any] = json.loads(out.getvalue())
+    return data
+
+
+def cli_error(*args: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(list(args), stdout=out, stderr=err) == 2
+    return err.getvalue().strip().removeprefix("unbeatable: error: ")
+
+
+def without_time(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k != "seconds"}
+
+
+# --- the same numbers as the command line ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "moves"),
+    [("tictactoe", "5"), ("tictactoe", "51"), ("connect4", "44444433"), ("subtraction", "3,1")],
+)
+def test_the_analysis_is_the_report_of_analyze_json(
+    client: TestClient, game: str, moves: str
+) -> None:
+    response = client.get("/api/analyze", params={"game": game, "moves": moves})
+    assert response.status_code == 200, response.text
+    assert without_time(response.json()) == without_time(cli_json(game, moves))
+
+
+def test_depth_and_algorithm_give_the_numbers_of_analyze_json(client: TestClient) -> None:
+    params = {"game": "mnk:4,4,4", "moves": "6,7", "depth": "3", "algorithm": "negamax"}
+    response = client.get("/api/analyze", params=params)
+    assert response.status_code == 200, response.text
+    expected = cli_json("mnk:4,4,4", "6,7", "--depth", "3", "--algorithm", "negamax")
+    assert without_time(response.json()) == without_time(expected)
+
+
+def test_a_repeated_analysis_comes_from_the_cache_unchanged(client: TestClient) -> None:
+    params = {"game": "tictactoe", "moves": "19"}
+    first = client.get("/api/analyze", params=params)
+    second = client.get("/api/analyze", params=params)
+    assert second.headers.get("x-cache") == "hit"
+    assert second.json() == first.json()
+
+
+def test_the_position_describes_the_board_and_the_legal_moves(client: TestClient) -> None:
+    data = client.get("/api/position", params={"game": "connect4", "moves": "4,4,5,3"}).json()
+    assert data["moves"] == ["4", "4", "5", "3"] and data["moves_text"] == "4453"
+    assert data["board"]["kind"] == "columns" and data["to_move"] == "first"
+    assert data["board"]["cells"][-1] == ["", "", "o", "x", "x", "", ""]
+    assert data["legal"] == [str(c) for c in range(1, 8)]
+    won = client.get("/api/position", params={"game": "tictactoe", "moves": "14253"}).json()
+    assert won["over"] and won["winner"] == "first"
+    assert won["board"]["win"] == [[0, 0], [0, 1], [0, 2]]  # x took 1, 2 and 3
+
+
+def test_a_game_registered_in_python_is_served_with_a_move_list(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert set(games) >= {"tictactoe", "mnk", "connect4", "subtraction", "webnim"}
+    assert games["webnim"]["board"] == "list"
+    assert [p["name"] for p in games["mnk"]["params"]] == ["m", "n", "k"]
+    data = client.get("/api/position", params={"game": "webnim", "moves": "2-1"}).json()
+    assert data["board"] == {"kind": "list"} and data["legal"] == ["1-1", "2-1"]
+    report = client.get("/api/analyze", params={"game": "webnim", "moves": "2-1"}).json()
+    assert report["best_moves"] and {m["move"] for m in report["moves"]} == {"1-1", "2-1"}
+    assert report["score"]["text"] == "loss in 1"  # 1 and 1 left: the mover loses
+
+
+# --- the AI's move, the tree, the parallel view ------------------------------------------------
+
+
+def test_the_perfect_opponent_plays_a_best_move(client: TestClient) -> None:
+    for moves in ["", "5", "51", "1"]:
+        reply = client.get("/api/move", params={"game": "tictactoe", "moves": moves}).json()
+        best = client.get("/api/analyze", params={"game": "tictactoe", "moves": moves})
+        if moves:
+            assert reply["move"] in best.json()["best_moves"]
+    weak = client.get(
+        "/api/move", params={"game": "connect4", "moves": "44", "opponent": "depth:2"}
+    )
+    assert weak.status_code == 200 and weak.json()["report"]["depth"] == 2
+
+
+def test_when_the_solver_cannot_finish_in_time_the_ai_still_moves(client: TestClient) -> None:
+    params = {"game": "connect4", "moves": "445", "timeout": "1"}  # the solver needs ~20 s
+    reply = client.get("/api/move", params=params)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["move"] in [str(c) for c in range(1, 8)]
+    assert "did not finish within 0.5 s" in data["note"] and not data["report"]["exact"]
+
+
+def test_the_tree_counts_the_nodes_of_unbeatable_tree(client: TestClient) -> None:
+    for algorithm in ("alphabeta", "minimax"):
+        params = {"game": "tictactoe", "moves": "5137", "depth": "3", "algorithm": algorithm}
+        data = client.get("/api/tree", params=params).json()
+        out = io.StringIO()
+        args = ["tree", "tictactoe", "5137", "--depth", "3", "--algorithm", algorithm]
+        assert cli.main([*args, "--format", "text"], stdout=out) == 0
+        searched = int(re.search(r"(\d+) nodes searched", out.getvalue()).group(1))  # type: ignore[union-attr]
+        assert data["tree"]["nodes"] == searched
+    counts = {row["algorithm"]: row for row in data["counts"]}
+    assert counts["minimax (max/min)"]["nodes"] == searched
+    assert counts["negamax"]["nodes"] == searched
+    assert counts["alpha-beta"]["nodes"] < searched
+    root = data["tree"]["root"]
+    assert "alpha" not in root  # minimax has no window
+
+
+def test_every_alpha_beta_node_keeps_the_fail_soft_contract_with_its_window() -> None:
+    game = get_game("tictactoe")
+    for moves, depth, hints in [
+        ("", 3, False),
+        ("5", 4, True),
+        ("51", 5, False),
+        ("5137", 4, True),
+    ]:
+        tree = build_tree(
+            game.parse_position(moves), depth, "alphabeta", hints=hints, max_nodes=None
+        )
+        found = windows(tree)
+        for node in tree.walk():
+            if node.kind == PRUNED:
+                assert node.id not in found
+                continue
+            alpha, beta = found[node.id]
+            assert alpha < beta
+            assert node.value is not None
+            own = node.value if node.state.to_move == FIRST else -node.value
+            bound = node.bound
+            if node.state.to_move != FIRST:
+                bound = {EXACT: EXACT, LOWER: UPPER, UPPER: LOWER}[bound]
+            if node is tree.root or node.kind != INNER:
+                continue  # leaves are valued as they are, whatever the window
+            if bound == EXACT:
+                assert alpha < own < beta, (moves, node.id)
+            elif bound == LOWER:
+                assert own >= beta
+            else:
+                assert own <= alpha
+
+
+def test_the_parallel_view_returns_the_task_log(client: TestClient) -> None:
+    params = {"game": "mnk:4,4,4", "moves": "6,7,10", "depth": "5", "workers": "2"}
+    data = client.get("/api/parallel", params=params).json()
+    assert data["tasks"] and all(0 <= t["worker"] < 2 for t in data["tasks"])
+    assert 0 < sum(t["nodes"] for t in data["tasks"]) <= data["report"]["nodes"]
+    state = get_game("mnk:4,4,4").parse_position("6,7,10")
+    serial = Searcher().search(state, Limits(depth=5))
+    assert data["report"]["score"]["value"] == serial.score.value
+
+
+# --- bad input: 400 with the command line's message ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("params", "cli_args", "parameter", "text"),
+    [
+        ({"game": "nope"}, ["analyze", "nope"], "game", "nope"),
+        ({"game": "mnk:4,x,4"}, ["analyze", "mnk:4,x,4"], "game", "mnk:4,x,4"),
+        ({"game": "connect4", "moves": "4458"}, ["analyze", "connect4", "4458"], "moves", "8"),
+        ({"game": "tictactoe", "moves": "55"}, ["analyze", "tictactoe", "55"], "moves", "5"),
+        (
+            {"game": "tictactoe", "moves": "14253"},
+            ["analyze", "tictactoe", "14253"],
+            "moves",
+            "14253",
+        ),
+    ],
+)
+def test_a_bad_position_gets_the_message_of_the_command_line(
+    client: TestClient, params: dict[str, str], cli_args: list[str], parameter: str, text: str
+) -> None:
+    response = client.get("/api/analyze", params=params)
+    assert response.status_code == 400
+    body = response.json()
+    assert body == {"error": cli_error(*cli_args), "parameter": parameter, "text": text}
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "parameter", "text"),
+    [
+        ("/api/analyze", {"depth": "x"}, "depth", "x"),
+        ("/api/analyze", {"depth": "0"}, "depth", "0"),
+        ("/api/analyze", {"time": "-1"}, "time", "-1"),
+        ("/api/analyze", {"time": "nan"}, "time", "nan"),
+        ("/api/analyze", {"algorithm": "magic"}, "algorithm", "magic"),
+        ("/api/analyze", {"timeout": "99"}, "timeout", "99"),
+        ("/api/move", {"opponent": "genius"}, "opponent", "genius"),
+        ("/api/tree", {"depth": "2", "algorithm": "negamax"}, "algorithm", "negamax"),
+        ("/api/tree", {"max_nodes": "100000"}, "max_nodes", "100000"),
+        ("/api/parallel", {"workers": "99"}, "workers", "99"),
+        ("/api/position", {"moves": "x.o/.../..."}, "moves", "x.o/.../..."),
+        ("/api/position", {"game": "connect4", "moves": "...x..."}, "moves", "...x..."),
+        ("/api/position", {"game": "mnk:30,30,5"}, "game", "mnk:30,30,5"),
+        ("/api/position", {"game": "mnk:k=5,m=16,n=16"}, "game", "mnk:k=5,m=16,n=16"),
+        ("/api/position", {"moves": "1" * 3000}, "moves", "1" * 80),
+    ],
+)
+def test_every_bad_input_is_a_400_naming_the_text(
+    client: TestClient, path: str, params: dict[str, str], parameter: str, text: str
+) -> None:
+    response = client.get(path, params={"game": "tictactoe", **params})
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert body["parameter"] == parameter and body["text"] == text
+    assert text[:20] in body["error"] or parameter in body["error"]
+
+
+def test_a_tree_too_large_says_how_to_shrink_it(client: TestClient) -> None:
+    params = {"game": "tictactoe", "depth": "9", "algorithm": "minimax"}
+    response = client.get("/api/tree", params=params)
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "the minimax tree from the start at depth 9 has more than 500 nodes: lower the "
+        "depth, start from a later position, or raise the node limit",
+        "parameter": "depth",
+        "text": "9",
+    }
+
+
+# --- the pool's limits -----------------------------------------------------------------------
+
+
+def test_past_the_cap_a_search_is_stopped_and_its_worker_replaced() -> None:
+    with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
+        before = test_client.app.state.pool.pids()
+        params = {"game": "connect4", "depth": "24", "timeout": "0.3"}
+        response = test_client.get("/api/analyze", params=params)
+        assert response.status_code == 504 and "0.3 s" in response.json()["error"]
+        after = test_client.app.state.pool.pids()
+        assert len(after) == 1 and after != before
+        again = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
+        assert again.status_code == 200
+
+
+def ended(pid: int) -> bool:
+    """True once process ``pid`` has ended (a zombie has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_a_worker_killed_while_idle_is_replaced_before_its_next_job() -> None:
+    with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
+        pool = test_client.app.state.pool
+        (pid,) = pool.pids()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while not ended(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        response = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"})
+        assert response.status_code == 200
+        assert pool.pids() != [pid]
+
+
+def test_a_full_queue_answers_503_with_retry_after_at_once() -> None:
+    with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
+        slow: list[int] = []
+        params = {"game": "connect4", "depth": "24", "timeout": "1.5"}
+        thread = threading.Thread(
+            target=lambda: slow.append(test_client.get("/api/analyze", params=params).status_code)
+        )
+        thread.start()
+        deadline = time.monotonic() + 5
+        while test_client.get("/api/health").json()["busy"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        refused = test_client.get("/api/analyze", params={"game": "tictactoe", "moves": "1"})
+        assert refused.status_code == 503 and refused.headers["retry-after"].isdigit()
+        assert thread.is_alive()  # refused while the search still runs: it did not wait
+        thread.join()
+        assert slow == [504]
+
+
+# --- the page's files and headers -------------------------------------------------------------
+
+
+def test_the_page_has_a_strict_csp_and_no_inline_script(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-security-policy"] == CSP
+    assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page.text, re.S)
+    assert scripts and all('src="' in attrs and not body.strip() for attrs, body in scripts)
+    assert not re.search(r"<[^>]+\son[a-z]+=", page.text)  # no inline event handlers
+    assert not re.search(r"<[^>]+\sstyle=", page.text)
+    for name in ("main.js", "board.js", "tree.js", "timeline.js", "api.js", "svg.js", "style.css"):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200, name
+    js = client.get("/static/main.js")
+    assert js.headers["content-type"].startswith("text/javascript")
+
+
+def test_no_request_reads_a_file_by_path(client: TestClient) -> None:
+    for path in [
+        "/static/..%2Fapp.py",
+        "/static/%2E%2E%2F__init__.py",
+        "/static/app.py",
+        "/static/../../pyproject.toml",
+    ]:
+        response = client.get(path)
+        assert response.status_code == 404, path
+
+
+def test_python_m_unbeatable_web_has_help_and_refuses_a_bad_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "unbeatable.web", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "--host" in done.stdout and "--port" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "unbeatable.web", "--port", "http"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [
+        "unbeatable serve: error: argument --port: 'http' is not a whole number "
+        "(see 'unbeatable serve --help')"
+    ]
+
+
+def test_without_the_web_extra_the_server_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
+        "from unbeatable.web.server import main\n"
+        "sys.exit(main(['--port', '1']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("pip install 'unbeatable[web]'")

@@ -1,0 +1,208 @@
+"""The web server for real: uvicorn on a free loopback port, in its own process.
+
+It answers its health check, refuses overload with 503 (every request answered, none lost),
+warns when bound beyond loopback, and stops on SIGINT (Ctrl-C) with its running searches
+cancelled and no worker process left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from unbeatable.web.server import free_port, launch
+
+#: A search that runs until its cap: Connect Four 24 plies deep with the generic engine.
+SLOW = {"game": "connect4", "depth": "24"}
+
+
+def fetch(
+    port: int, path: str, params: dict[str, str] | None = None
+) -> tuple[int, Any, dict[str, str]]:
+    """GET a path: (status, JSON body, headers in lower case); an HTTP error is an answer
+    too."""
+    query = "?" + urllib.parse.urlencode(params) if params else ""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}{query}", timeout=60) as r:
+            return r.status, json.loads(r.read()), {k.lower(): v for k, v in r.headers.items()}
+    except urllib.error.HTTPError as error:
+        headers = {k.lower(): v for k, v in error.headers.items()}
+        return error.code, json.loads(error.read()), headers
+
+
+def children(pid: int) -> set[int]:
+    """Every live descendant of ``pid`` (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                found.add(child)
+                frontier.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[subprocess.Popen[str], int]]:
+    port = free_port()
+    process = launch(port, workers=2, queue=2, cap=30)
+    try:
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def test_a_real_server_serves_the_page_and_its_health(
+    server: tuple[subprocess.Popen[str], int],
+) -> None:
+    process, port = server
+    status, health, _ = fetch(port, "/api/health")
+    assert status == 200 and health["status"] == "ok" and health["workers"] == 2
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+        assert "Content-Security-Policy" in page.headers and b"main.js" in page.read()
+    assert len(children(process.pid)) >= 2  # the forked workers
+    status, report, _ = fetch(port, "/api/analyze", {"game": "tictactoe", "moves": "5"})
+    assert status == 200 and report["score"]["text"] == "draw"
+
+
+def test_sigint_cancels_the_searches_and_leaves_no_worker_process(
+    server: tuple[subprocess.Popen[str], int],
+) -> None:
+    process, port = server
+    answers: list[int] = []
+    requests = [
+        ("/api/analyze", SLOW),
+        ("/api/parallel", {"game": "connect4", "depth": "22", "workers": "2"}),
+    ]
+    threads = [
+        threading.Thread(target=lambda p=path, q=params: answers.append(fetch(port, p, q)[0]))
+        for path, params in requests
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # both workers busy, the parallel search's pool up
+        if fetch(port, "/api/health")[1]["busy"] == 2 and len(children(process.pid)) >= 4:
+            break
+        time.sleep(0.1)
+    seen = children(process.pid)
+    assert len(seen) >= 4, "the parallel search did not start its own workers"
+    process.send_signal(signal.SIGINT)
+    assert process.wait(20) == 0
+    for thread in threads:
+        thread.join(20)
+    assert sorted(answers) == [503, 503]  # cancelled, and told so
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in seen) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in seen if alive(pid)] == []
+
+
+def test_past_the_queue_requests_get_503_and_none_is_lost() -> None:
+    port = free_port()
+    process = launch(port, workers=1, queue=1, cap=5)
+    try:
+        answers: list[tuple[int, dict[str, str]]] = []
+        lock = threading.Lock()
+
+        def ask() -> None:
+            status, _, headers = fetch(port, "/api/analyze", {**SLOW, "timeout": "1"})
+            with lock:
+                answers.append((status, headers))
+
+        threads = [threading.Thread(target=ask) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        statuses = sorted(status for status, _ in answers)
+        assert len(statuses) == 6  # every request answered
+        assert set(statuses) <= {503, 504} and statuses.count(503) >= 4
+        assert all(h.get("retry-after", "").isdigit() for s, h in answers if s == 503)
+        assert fetch(port, "/api/health")[1]["busy"] == 0
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+
+
+def test_a_warning_when_listening_beyond_loopback() -> None:
+    port = free_port("0.0.0.0")
+    process = launch(port, workers=1, host="0.0.0.0")
+    try:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0
+    assert "warning: listening on 0.0.0.0" in err.splitlines()[0]
+
+
+def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:
+    port = free_port()
+    process = launch(port, workers=1)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "unbeatable.web", "--port", str(port), "--workers", "1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 1
+        assert f"could not serve on 127.0.0.1:{port}" in done.stderr
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+
+
+@pytest.mark.slow
+def test_the_load_benchmark_runs_and_meets_its_goals() -> None:
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "serve_load.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--requests", "60", "--concurrency", "5", "--burst", "8"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "first pass (searched): 60 requests" in done.stdout, done.stderr
+    assert "answered 8/8" in done.stdout
+    assert "errors 0 {200: 60}" in done.stdout
