@@ -25,7 +25,6 @@ import http.client
 import json
 import os
 import random
-import signal
 import statistics
 import sys
 import threading
@@ -35,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from unbeatable import get_game
 from unbeatable.game import State
-from unbeatable.web.server import free_port, launch
+from unbeatable.web.server import free_port, launch, stop
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -97,11 +96,6 @@ class Client:
             self.local.conn = None
             status = 0
         return status, time.perf_counter() - start
-
-
-def stop(process: object) -> None:
-    process.send_signal(signal.SIGINT)  # type: ignore[attr-defined]
-    process.wait(30)  # type: ignore[attr-defined]
 
 
 def health_of(port: int) -> dict[str, object]:

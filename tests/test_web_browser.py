@@ -11,8 +11,6 @@ import io
 import json
 import random
 import shutil
-import signal
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from unbeatable import cli  # noqa: E402
-from unbeatable.web.server import free_port, launch  # noqa: E402
+from unbeatable.web.server import free_port, launch, stop  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -48,11 +46,7 @@ def base_url() -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from unbeatable.web.server import free_port, launch
+from unbeatable.web.server import free_port, launch, stop
 
 #: A search that runs until its cap: Connect Four 24 plies deep with the generic engine.
 SLOW = {"game": "connect4", "depth": "24"}
@@ -82,13 +82,7 @@ def server() -> Iterator[tuple[subprocess.Popen[str], int]]:
     try:
         yield process, port
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def test_a_real_server_serves_the_page_and_its_health(
@@ -127,7 +121,8 @@ def test_sigint_cancels_the_searches_and_leaves_no_worker_process(
     seen = children(process.pid)
     assert len(seen) >= 4, "the parallel search did not start its own workers"
     process.send_signal(signal.SIGINT)
-    assert process.wait(20) == 0
+    stop(process)
+    assert process.returncode == 0
     for thread in threads:
         thread.join(20)
     assert sorted(answers) == [503, 503]  # cancelled, and told so
@@ -160,19 +155,13 @@ def test_past_the_queue_requests_get_503_and_none_is_lost() -> None:
         assert all(h.get("retry-after", "").isdigit() for s, h in answers if s == 503)
         assert fetch(port, "/api/health")[1]["busy"] == 0
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(20)
+        stop(process)
 
 
 def test_a_warning_when_listening_beyond_loopback() -> None:
     port = free_port("0.0.0.0")
     process = launch(port, workers=1, host="0.0.0.0")
-    try:
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=20)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    err = stop(process)
     assert process.returncode == 0
     assert "warning: listening on 0.0.0.0" in err.splitlines()[0]
 
@@ -190,8 +179,7 @@ def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:
         assert done.returncode == 1
         assert f"could not serve on 127.0.0.1:{port}" in done.stderr
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(20)
+        stop(process)
 
 
 @pytest.mark.slow

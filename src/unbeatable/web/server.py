@@ -18,7 +18,7 @@ from typing import IO
 
 from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
 
-__all__ = ["build_parser", "free_port", "is_loopback", "launch", "main"]
+__all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
 
 PROG = "unbeatable serve"
 
@@ -205,9 +205,7 @@ def launch(
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(
-                f"the server exited: {process.stderr.read() if process.stderr else ''}"
-            )
+            raise RuntimeError(f"the server exited: {stop(process)}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
                 if r.status == 200:
@@ -215,4 +213,20 @@ def launch(
         except OSError:
             time.sleep(0.1)
     process.kill()
+    stop(process, 1)
     raise RuntimeError(f"the server did not answer on port {port} within {timeout:g} s")
+
+
+def stop(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
+    """Stop a server that :func:`launch` started, as Ctrl-C does (SIGINT), killing it after
+    ``timeout`` seconds; what it wrote on stderr (its exit code is ``process.returncode``)."""
+    import signal
+
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return err or ""
