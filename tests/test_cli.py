@@ -105,7 +105,7 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["match", "perfect", "genius"], "", "genius"),
     (["match", "depth:x", "random"], "", "depth:x"),
     (["match", "random", "random", "-n", "0"], "", "0"),
-    (["match", "random", "random", "--game", "chess"], "", "tictactoe"),
+    (["match", "random", "random", "--game", "checkers"], "", "tictactoe"),
     (["match", "random", "random", "--position", "5z"], "", "z"),
     (["bench", "--depth", "3"], "", "--depth"),
 ]

@@ -67,7 +67,7 @@ def test_other_games_and_algorithms() -> None:
 
 def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
     for argv in (
-        ["solve", "chess"],
+        ["solve", "checkers"],
         ["solve", "tictactoe", str(tmp_path / "missing.txt")],
         ["solve", "tictactoe", "--algorithm", "mtdf"],
         ["solve", "tictactoe", "--table-size", "0"],
@@ -76,5 +76,5 @@ def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
         code, _, err = run(argv)
         assert code == 2, argv
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (argv, err)
-    _, _, err = run(["solve", "chess"])
-    assert "unknown game 'chess': choose one of" in err and "tictactoe" in err
+    _, _, err = run(["solve", "checkers"])
+    assert "unknown game 'checkers': choose one of" in err and "tictactoe" in err

@@ -171,16 +171,16 @@ def test_a_bad_position_in_the_url_shows_the_error(
     assert "column 8 does not exist (1-7)" in box.text
     assert "cannot be shown" in status(browser)
     browser.save_screenshot(str(tmp_path / "bad-url.png"))
-    browser.get(f"{base_url}/?game=chess")
+    browser.get(f"{base_url}/?game=checkers")
     box = wait(
         browser,
         lambda d: (
             d.find_element(By.ID, "error")
-            if "chess" in d.find_element(By.ID, "error").text
+            if "checkers" in d.find_element(By.ID, "error").text
             else False
         ),
     )
-    assert "unknown game 'chess'" in box.text
+    assert "unknown game 'checkers'" in box.text
 
 
 def test_the_tree_view_and_the_parallel_timeline(

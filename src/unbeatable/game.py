@@ -163,6 +163,11 @@ class State(ABC):
     #: The game this state belongs to (None: the state's type is the whole game).
     game: Game | None = None
 
+    #: The search features this game's searches use unless told otherwise (see
+    #: :data:`unbeatable.search.options.FEATURES`): a game too large to solve, like chess, asks
+    #: for quiescence search, killer moves and the history heuristic. Default: none.
+    search_features: ClassVar[frozenset[str]] = frozenset()
+
     #: True when the game answers exact questions with a solver of its own: then an exact
     #: search (no depth limit, the default algorithm, no evaluation hook) asks
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
@@ -219,6 +224,11 @@ class State(ABC):
     def ordered_moves(self) -> Sequence[Move]:
         """The legal moves, most promising first; a hint for alpha-beta (default: legal order)."""
         return self.legal_moves()
+
+    def noisy_moves(self) -> Sequence[Move]:
+        """The moves that change the position sharply (in chess: captures and promotions), best
+        first: quiescence search follows them past the depth limit. Default: none."""
+        return ()
 
     def winning_move(self) -> Move | None:
         """A legal move that ends the game at once in the mover's favour, or None.

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Game
+from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
 from .mnk import MNK, MNKState, mnk
 from .subtraction import Subtraction, SubtractionState
@@ -108,3 +109,4 @@ register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")
 register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
+register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")

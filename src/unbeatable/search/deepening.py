@@ -16,7 +16,7 @@ from typing import Protocol
 
 from ..game import Move, State
 from .engine import SearchStopped
-from .options import Limits, SearchOptions
+from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
 from .result import (
     UNLIMITED,
     Counters,
@@ -82,6 +82,11 @@ def deepen(
     first iteration that finished, or the first move in the search's order.
     """
     max_depth = limits.depth if limits.depth is not None else UNLIMITED
+    longest = state.max_plies
+    if algorithm != "alphabeta-stack" and (
+        longest is None or longest - state.ply > RECURSION_SAFE_PLIES
+    ):
+        max_depth = min(max_depth, RECURSION_SAFE_PLIES)  # a recursive search of a long game
     repeat = limits.bounded or options.iterative
     depths: Sequence[int] = range(1, max_depth + 1) if repeat else (max_depth,)
     last: SearchResult | None = None

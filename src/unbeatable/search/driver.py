@@ -79,7 +79,7 @@ class Searcher(Searching):
         start = time.perf_counter()
         check_state(state)
         self.switch_game(state)
-        algorithm = self.options.choose_algorithm(state)
+        algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
         engine = Engine(
             table=self.table,
@@ -89,6 +89,7 @@ class Searcher(Searching):
             order=self.options.order,
             deadline=start + limits.time if limits.time is not None else None,
             max_nodes=limits.nodes,
+            features=self.options.features_for(state, algorithm),
         )
         outcome = state.outcome()
         if outcome is not None:

@@ -47,6 +47,7 @@ class Engine:
         deadline: float | None,
         max_nodes: int | None,
         stop: threading.Event | None = None,
+        features: frozenset[str] = frozenset(),
     ) -> None:
         self.table = table
         self.symmetry = symmetry
@@ -65,6 +66,9 @@ class Engine:
         if deadline is not None or max_nodes is not None or stop is not None:
             self.next_check = self._next_check()
         self.pv: list[list[Move]] = [[]]
+        self.quiescence = "quiescence" in features
+        self.killers: list[list[Move]] | None = [] if "killers" in features else None
+        self.history: dict[Move, int] | None = {} if "history" in features else None
 
     # --- plumbing ------------------------------------------------------------------------
 
@@ -115,17 +119,79 @@ class Engine:
             return 1 - EVAL_LIMIT
         return value
 
-    def ordered(self, state: State, first: Move | None) -> Sequence[Move]:
-        """The moves to try: the table's move first, then the game's (or the user's) order."""
+    def ordered(self, state: State, first: Move | None, ply: int = 0) -> Sequence[Move]:
+        """The moves to try: the table's move first, then the game's (or the user's) order;
+        with killer moves or the history heuristic, the noisy moves keep their place in front
+        and the quiet ones follow, this ply's killers first, then by history."""
         if self.order_hook is not None:
             moves = self.order_hook(state, state.legal_moves())
         elif self.hints:
             moves = state.ordered_moves()
         else:
             moves = state.legal_moves()
+        if self.killers is not None or self.history is not None:
+            moves = self._quiet_order(state, moves, ply)
         if first is not None and first in moves and moves[0] != first:
             moves = [first, *(m for m in moves if m != first)]
         return moves
+
+    def _quiet_order(self, state: State, moves: Sequence[Move], ply: int) -> list[Move]:
+        noisy = set(state.noisy_moves())
+        quiet = [m for m in moves if m not in noisy]
+        if self.history is not None:
+            score = self.history
+            quiet.sort(key=lambda m: -score.get(m, 0))
+        if self.killers is not None and ply < len(self.killers):
+            killers = [k for k in self.killers[ply] if k in quiet]
+            quiet = [*killers, *(m for m in quiet if m not in killers)]
+        return [*(m for m in moves if m in noisy), *quiet]
+
+    def _reward(self, state: State, move: Move, depth: int, ply: int) -> None:
+        """A quiet move made a cut-off: remember it as a killer of its ply, and in history."""
+        if move in state.noisy_moves():
+            return
+        if self.killers is not None:
+            while len(self.killers) <= ply:
+                self.killers.append([])
+            slot = self.killers[ply]
+            if move not in slot:
+                slot.insert(0, move)
+                del slot[2:]
+        if self.history is not None:
+            self.history[move] = self.history.get(move, 0) + depth * depth
+
+    def quiesce(self, state: State, alpha: int, beta: int, ply: int) -> int:
+        """Past the depth limit, follow the noisy moves until the position is quiet, so that
+        a capture is not judged before its recapture. The side to move may stand pat (take the
+        evaluation) instead of capturing. Fail-soft, values as :meth:`alphabeta`'s."""
+        stand = self.static_value(state)
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if stand >= beta:
+            return stand
+        best = stand
+        alpha = max(alpha, stand)
+        side = state.to_move
+        for move in state.noisy_moves():
+            child = state.play(move)
+            self.nodes += 1
+            if self.nodes >= self.next_check:
+                self.check()
+            outcome = child.outcome()
+            if outcome is not None:
+                value = self.terminal_value(child, outcome.winner, ply + 1)
+                value = value if child.to_move == side else -value
+            elif child.to_move == side:
+                value = self.quiesce(child, alpha, beta, ply + 1)
+            else:
+                value = -self.quiesce(child, -beta, -alpha, ply + 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if value >= beta:
+                        break
+        return best
 
     def set_pv(self, ply: int, move: Move) -> None:
         pv = self.pv
@@ -275,7 +341,7 @@ class Engine:
         best = -INFINITY
         best_move: Move | None = None
         side = state.to_move
-        for move in self.ordered(state, first):
+        for move in self.ordered(state, first, ply):
             child = state.play(move)
             if child.to_move == side:  # the same player moves again: no change of view
                 value = self.alphabeta(child, depth - 1, alpha, beta, ply + 1)
@@ -289,6 +355,8 @@ class Engine:
                     self.set_pv(ply, move)
                     if value >= beta:
                         self.cutoffs += 1
+                        if self.killers is not None or self.history is not None:
+                            self._reward(state, move, depth, ply)
                         break
         if best_move is None:
             raise ValueError(f"{state!r} has no legal moves but the game has not ended")
@@ -326,6 +394,8 @@ class Engine:
             return -ceiling, None, None
         if depth <= 0:
             self.clear_pv(ply)
+            if self.quiescence:
+                return self.quiesce(state, alpha, beta, ply), None, None
             return self.static_value(state), None, None
         table = self.table
         key: Hashable = None

@@ -15,10 +15,22 @@ from typing import Any
 from ..game import SolveRequest, State
 from .engine import Evaluator, Orderer
 
-__all__ = ["ALGORITHMS", "DEFAULT_TABLE_SIZE", "RECURSION_SAFE_PLIES", "Limits", "SearchOptions"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_TABLE_SIZE",
+    "FEATURES",
+    "RECURSION_SAFE_PLIES",
+    "Limits",
+    "SearchOptions",
+]
 
 #: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
 ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+
+#: The search features a game or a search may ask for: quiescence search past the depth limit
+#: (through :meth:`State.noisy_moves`), killer moves and the history heuristic (the quiet moves
+#: that made cut-offs are tried earlier). Alpha-beta (recursive) only.
+FEATURES = frozenset({"quiescence", "killers", "history"})
 
 #: Entries in a transposition table when no size is given.
 DEFAULT_TABLE_SIZE = 1 << 20
@@ -105,6 +117,7 @@ class SearchOptions:
     iterative: bool = False
     threads: int | None = None
     book: bool = True
+    features: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.algorithm is not None and self.algorithm not in ALGORITHMS:
@@ -124,6 +137,16 @@ class SearchOptions:
                 raise TypeError(f"{name} must be a function, not {hook!r}")
         if self.rng is not None and not isinstance(self.rng, random.Random):
             raise TypeError(f"rng must be a random.Random, not {self.rng!r}")
+        if self.features is not None:
+            if isinstance(self.features, str) or not all(isinstance(f, str) for f in self.features):
+                raise TypeError(f"features must be a set of names, not {self.features!r}")
+            object.__setattr__(self, "features", frozenset(self.features))
+            unknown = sorted(set(self.features) - FEATURES)
+            if unknown:
+                raise ValueError(
+                    f"unknown search feature {unknown[0]!r}: "
+                    f"choose from {', '.join(sorted(FEATURES))}"
+                )
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
 
@@ -164,17 +187,40 @@ class SearchOptions:
         legal = list(state.legal_moves())
         return list(self.order(state, legal)) if self.order is not None else legal
 
-    def choose_algorithm(self, state: State) -> str:
-        """The algorithm asked for, or alpha-beta (explicit-stack for very long games)."""
+    def features_for(self, state: State, algorithm: str) -> frozenset[str]:
+        """The search features to use: those asked for, else the game's; none but with the
+        recursive alpha-beta."""
+        if algorithm != "alphabeta":
+            return frozenset()
+        return self.features if self.features is not None else state.search_features
+
+    def choose_algorithm(self, state: State, limits: Limits | None = None) -> str:
+        """The algorithm asked for, or alpha-beta: recursive when the search cannot go deeper
+        than Python's recursion allows (the game is short enough, or a game with an evaluation
+        is searched to a depth limit or under a budget: its iterations then stop at
+        :data:`RECURSION_SAFE_PLIES`), else the explicit stack."""
         if self.algorithm is not None:
             return self.algorithm
         longest = state.max_plies
         if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
             return "alphabeta"
+        if (
+            limits is not None
+            and state.has_evaluation
+            and (
+                limits.bounded
+                or (limits.depth is not None and limits.depth <= RECURSION_SAFE_PLIES)
+            )
+        ):
+            return "alphabeta"
         return "alphabeta-stack"
 
     def solve_request(
-        self, *, weak: bool = False, quick: bool = False, deadline: float | None = None,
+        self,
+        *,
+        weak: bool = False,
+        quick: bool = False,
+        deadline: float | None = None,
         max_nodes: int | None = None,
     ) -> SolveRequest:
         """What to ask of a game's own solver under these options."""

@@ -128,7 +128,7 @@ class ParallelSearcher(Searching):
         limits = Limits.of(limits)
         check_state(state)
         options = self.options
-        algorithm = options.choose_algorithm(state)
+        algorithm = options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)

@@ -182,6 +182,7 @@ def _run(task: Task) -> Report:
         order=options.order,
         deadline=start + task.seconds if task.seconds is not None else None,
         max_nodes=task.max_nodes,
+        features=options.features_for(state, algorithm),
     )
     stopped = False
     value = 0
