@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import random
+import types
 
 import pytest
 
-from unbeatable import Limits, Outcome, get_game
+from unbeatable import Limits, Outcome, get_game, players
 from unbeatable.players import (
     AIPlayer,
+    MatchRecord,
     PlayerSpecError,
     RandomPlayer,
+    Tally,
     parse_player,
     play_match,
+    score_game,
 )
 
 GOOD_SPECS = [
@@ -93,15 +97,17 @@ def test_ai_ties_are_broken_by_the_generator() -> None:
     assert all(move in state.legal_moves() for move in moves)
 
 
-def test_play_match_records_moves_times_and_outcome() -> None:
+def test_play_match_records_moves_times_and_outcome(monkeypatch: pytest.MonkeyPatch) -> None:
     game = get_game("tictactoe")
     perfect = AIPlayer()
     rand = RandomPlayer(random.Random(3))
     seen = []
+    clock = iter(range(0, 1000, 5))  # every reading 5 s after the last: each move takes 5 s
+    fake = types.SimpleNamespace(perf_counter=lambda: float(next(clock)))
+    monkeypatch.setattr(players, "time", fake)  # the players' clock only, not the search's
     record = play_match(game.initial(), perfect, rand, on_move=lambda s, m: seen.append(m))
     assert record.moves == seen
-    assert len(record.times) == len(record.moves)
-    assert all(t >= 0 for t in record.times)
+    assert record.times == [5.0] * len(record.moves)
     assert record.outcome in (Outcome.FIRST_WINS, Outcome.DRAW)
     state = game.initial()
     for move in record.moves:
@@ -115,3 +121,34 @@ def test_perfect_players_draw_tictactoe() -> None:
         a = parse_player("perfect", random.Random(seed))
         b = parse_player("perfect", random.Random(seed + 100))
         assert play_match(game.initial(), a, b).outcome == Outcome.DRAW
+
+
+def test_score_game_counts_each_move_for_the_side_that_played_it() -> None:
+    from dots import Dots
+
+    # Dots and Boxes: completing a box gives another turn, so plies do not alternate.
+    start = Dots(1, 2)
+    moves = [4, 0, 2, 5, 1, 3, 6]  # 5 closes the left box: the second player moves again
+    sides = []
+    state = start
+    for move in moves:
+        sides.append(state.to_move)
+        state = state.play(move)
+    assert sides == [0, 1, 0, 1, 1, 0, 1]  # not the alternation of plies
+    record = MatchRecord(moves=moves, times=[1.0] * len(moves), outcome=state.outcome())
+    first, second = Tally("a"), Tally("b")
+    score_game(record, start, {0: first, 1: second})
+    assert (first.moves, second.moves) == (sides.count(0), sides.count(1))
+    assert first.seconds == sides.count(0) and second.seconds_per_move == 1.0
+    winner = state.outcome().winner  # type: ignore[union-attr]
+    results = {
+        0: (first.wins, first.losses, first.draws),
+        1: (second.wins, second.losses, second.draws),
+    }
+    for side, (wins, losses, draws) in results.items():
+        expected = (0, 0, 1) if winner is None else (1, 0, 0) if winner == side else (0, 1, 0)
+        assert (wins, losses, draws) == expected
+    assert first.games == second.games == 1
+    assert first.points is not None and first.points + second.points == 1  # type: ignore[operator]
+    with pytest.raises(ValueError, match="not finished"):
+        score_game(MatchRecord(), start, {0: first})

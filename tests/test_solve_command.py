@@ -19,7 +19,8 @@ def test_positions_from_stdin_get_scores_in_the_solve_convention() -> None:
     assert code == 0 and err == ""
     # 5: o to move draws. 12: x wins with its 4th stone, placed on 6 stones: (10-6)//2 = 2.
     # 12345: o to move loses to x's 4th stone. 14253: finished, x won with 5 stones on board.
-    assert out.splitlines() == ["5 0", "12 2", "5193 0", "12345 -2", "14253 -3"]
+    # The empty line is the start position (as in Pons' files): a draw, its line kept.
+    assert out.splitlines() == ["5 0", "12 2", "5193 0", "12345 -2", " 0", "14253 -3"]
 
 
 def test_pictures_and_a_file_argument(tmp_path: Path) -> None:

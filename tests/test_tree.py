@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -191,3 +192,69 @@ def test_format_value() -> None:
     assert format_value(-7, "upper") == "≤ -7"
     assert format_value(WIN - 5, "lower") == "≥ max wins\nply 5"
     assert format_value(3 - WIN) == "min wins\nply 3"
+
+
+# --- games with extra turns, and drawing with Graphviz ---------------------------------------
+
+
+@functools.cache
+def _truth(state: State) -> int:
+    """Brute force, from the side to move's view, a win ``d`` plies away worth ``WIN - d``: a
+    child's value changes sign only when the other player moves there."""
+    from unbeatable.search.score import WIN
+
+    outcome = state.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else WIN if outcome.winner == state.to_move else -WIN
+    best = None
+    for move in state.legal_moves():
+        child = state.play(move)
+        value = _truth(child)
+        value = value - 1 if value > 0 else value + 1 if value < 0 else 0
+        value = value if child.to_move == state.to_move else -value
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("hints", [False, True])
+def test_tree_values_with_extra_turns_match_brute_force(algorithm: str, hints: bool) -> None:
+    from dots import Dots
+
+    rng = random.Random(1)
+    checked = 0
+    for _ in range(300):
+        state = Dots(1, 2)
+        for _ in range(rng.randrange(1, 6)):
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.outcome() is not None:
+            continue
+        tree = build_tree(state, 7, algorithm, hints=hints, max_nodes=None)
+        assert tree.value == _truth(state), state
+        # and every child of the root, as the root's side sees it
+        for child in tree.root.children:
+            if child.kind == PRUNED or child.bound != EXACT or algorithm == "alphabeta":
+                continue
+            assert child.value is not None
+            seen = child.value if state.to_move == 0 else -child.value
+            after = _truth(child.state)
+            after = after - 1 if after > 0 else after + 1 if after < 0 else 0
+            assert seen == (after if child.state.to_move == state.to_move else -after)
+        checked += 1
+    assert checked >= 250
+    # The one-row game of two boxes: a draw that only the middle edge keeps.
+    tree = build_tree(Dots(1, 2), 7, algorithm, hints=hints, max_nodes=None)
+    assert tree.value == 0 and tree.best_moves == (5,)
+
+
+def test_render_says_when_graphviz_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from unbeatable import tree as tree_module
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(tree_module.GraphvizMissingError, match="dot"):
+        tree_module.render("digraph {}", "svg", "x.svg")
+    with pytest.raises(ValueError, match="gif"):
+        tree_module.render("digraph {}", "gif", "x.gif")

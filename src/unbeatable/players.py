@@ -16,8 +16,10 @@ __all__ = [
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
+    "Tally",
     "parse_player",
     "play_match",
+    "score_game",
 ]
 
 #: The evaluations a player spec can ask for: the game's own, or none (every unfinished
@@ -178,3 +180,53 @@ def play_match(
         state = state.play_checked(move)
     record.outcome = state.outcome()
     return record
+
+
+@dataclass
+class Tally:
+    """One player's results over a match: games won, drawn and lost, and the moves it chose
+    with the seconds they took."""
+
+    label: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float | None:
+        """The share of the points won (a win 1, a draw 1/2), or None before any game."""
+        return (self.wins + self.draws / 2) / self.games if self.games else None
+
+    @property
+    def seconds_per_move(self) -> float | None:
+        return self.seconds / self.moves if self.moves else None
+
+
+def score_game(record: MatchRecord, start: State, tallies: dict[int, Tally]) -> None:
+    """Add a finished game, played from ``start``, to the tally of each side: ``tallies``
+    maps a side (0 first, 1 second) to the tally of the player who played it. A move counts
+    for the side to move in the position it was played in, so extra turns are counted right.
+    """
+    if record.outcome is None:
+        raise ValueError("the game is not finished: it has no outcome to score")
+    winner = record.outcome.winner
+    for side, tally in tallies.items():
+        if winner is None:
+            tally.draws += 1
+        elif winner == side:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+    state = start
+    for move, seconds in zip(record.moves, record.times, strict=True):
+        mover = tallies.get(state.to_move)
+        if mover is not None:
+            mover.moves += 1
+            mover.seconds += seconds
+        state = state.play(move)

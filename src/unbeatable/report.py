@@ -16,9 +16,20 @@ from importlib import resources
 from typing import Any
 
 from .game import Game, Move, State, player_name
-from .search import Score, SearchResult, solve_score
+from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
+from .search.deepening import Searching
 
-__all__ = ["SCHEMA", "MoveReport", "Report", "ScoreReport", "build_report", "describe", "line_text"]
+__all__ = [
+    "SCHEMA",
+    "Analysis",
+    "MoveReport",
+    "Report",
+    "ScoreReport",
+    "analyse",
+    "build_report",
+    "describe",
+    "line_text",
+]
 
 
 def _load_schema() -> dict[str, Any]:
@@ -188,3 +199,31 @@ def build_report(
         interrupted=interrupted,
         algorithm=result.algorithm,
     )
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """An analysis as every front end shows it: the search's result (None when Ctrl-C came
+    before any move's value was known), whether Ctrl-C cut it short, and its report."""
+
+    result: SearchResult | None
+    interrupted: bool
+    report: Report | None
+
+
+def analyse(
+    game: Game, state: State, searcher: Searching, limits: Limits | None = None, *, given: str = ""
+) -> Analysis:
+    """Every legal move's score, the library's one way (the command line's ``analyze``, the
+    web page and any other front end call this, so that they show the same numbers): one
+    search of ``state`` by ``searcher`` within ``limits`` (none: exact, straight to the end of
+    the game, or the game's own solver); Ctrl-C keeps the best result known."""
+    result: SearchResult | None
+    try:
+        result, interrupted = searcher.search(state, limits, analyse=True), False
+    except SearchInterrupted as stop:
+        result, interrupted = stop.result, True
+    report = None
+    if result is not None:
+        report = build_report(game, state, result, interrupted=interrupted, given=given)
+    return Analysis(result, interrupted, report)

@@ -20,14 +20,18 @@ a window is a bound (``>=`` or ``<=``). :func:`to_dot` draws the tree in Graphvi
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .game import FIRST, Move, State
 from .search.score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, Score
 
 __all__ = [
     "EXACT",
+    "GRAPHVIZ_FORMATS",
     "HORIZON",
     "INNER",
     "LOWER",
@@ -37,11 +41,14 @@ __all__ = [
     "TERMINAL",
     "TREE_ALGORITHMS",
     "UPPER",
+    "GraphvizError",
+    "GraphvizMissingError",
     "SearchTree",
     "TreeNode",
     "TreeTooLargeError",
     "build_tree",
     "format_value",
+    "render",
     "to_dot",
     "to_text",
 ]
@@ -235,11 +242,8 @@ class _Builder:
         best = -INFINITY
         moves = list(self.moves(state))
         for index, child_move in enumerate(moves):
-            child, value = self.alphabeta(
-                state.play(child_move), child_move, depth - 1, -beta, -alpha, ply + 1
-            )
+            child, value = self.child(state, child_move, depth - 1, alpha, beta, ply + 1)
             node.children.append(child)
-            value = -value
             if value > best:
                 best = value
                 node.best = index
@@ -253,6 +257,17 @@ class _Builder:
                         break
         bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         return self.finish(node, best, bound), best
+
+    def child(
+        self, state: State, move: Move, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[TreeNode, int]:
+        """The child after ``move`` and its value from ``state``'s side to move: negated, with
+        the window mirrored, only when the other player moves next (as the engine does)."""
+        after = state.play(move)
+        if after.to_move == state.to_move:  # the same player moves again
+            return self.alphabeta(after, move, depth, alpha, beta, ply)
+        node, value = self.alphabeta(after, move, depth, -beta, -alpha, ply)
+        return node, -value
 
     @staticmethod
     def finish(node: TreeNode, value: int, bound: str) -> TreeNode:
@@ -301,19 +316,7 @@ def build_tree(
             assert child.value is not None
             values[child.move] = sign * child.value
     else:
-        # The library's root: no cut-off; each move is searched with a window one below the
-        # best value so far, so that a move as good as the best is told apart from a worse one.
-        root = builder.node(state, None, 0, INNER)
-        best = -INFINITY
-        for move in builder.moves(state):
-            alpha = -INFINITY if best == -INFINITY else best - 1
-            child, value = builder.alphabeta(
-                state.play(move), move, depth - 1, -INFINITY, -alpha, 1
-            )
-            root.children.append(child)
-            values[move] = -value
-            best = max(best, -value)
-        builder.finish(root, best, EXACT)
+        root = _alphabeta_root(builder, state, depth, values)
     value = max(values.values())
     best_moves = tuple(m for m in legal if values[m] >= value)
     if algorithm == "alphabeta":
@@ -335,6 +338,24 @@ def build_tree(
         pruned=builder.pruned,
         cutoffs=builder.cutoffs,
     )
+
+
+def _alphabeta_root(
+    builder: _Builder, state: State, depth: int, values: dict[Move, int]
+) -> TreeNode:
+    """The library's root: no cut-off; each move is searched with a window one below the best
+    value so far, so that a move as good as the best is told apart from a worse one. Fills
+    ``values`` with each move's value from the side to move's view."""
+    root = builder.node(state, None, 0, INNER)
+    best = -INFINITY
+    for move in builder.moves(state):
+        alpha = -INFINITY if best == -INFINITY else best - 1
+        child, value = builder.child(state, move, depth - 1, alpha, INFINITY, 1)
+        root.children.append(child)
+        values[move] = value
+        best = max(best, value)
+    builder.finish(root, best, EXACT)
+    return root
 
 
 def _mark_pv(root: TreeNode) -> tuple[Move, ...]:
@@ -465,3 +486,39 @@ def to_text(tree: SearchTree) -> str:
 
     visit(tree.root, "")
     return "\n".join(out) + "\n"
+
+
+# --- drawing with Graphviz -------------------------------------------------------------------
+
+#: The formats :func:`render` draws with Graphviz's ``dot`` program.
+GRAPHVIZ_FORMATS = ("svg", "png")
+
+
+class GraphvizError(Exception):
+    """Graphviz's ``dot`` could not draw the picture; the message says why."""
+
+
+class GraphvizMissingError(GraphvizError):
+    """Graphviz's ``dot`` program is not installed (not on ``PATH``)."""
+
+
+def render(dot: str, fmt: str, path: str | Path) -> None:
+    """Draw ``dot`` (Graphviz's language, e.g. from :func:`to_dot`) into the file ``path`` as
+    ``fmt`` (one of :data:`GRAPHVIZ_FORMATS`) with Graphviz's ``dot`` program.
+
+    Raises :class:`GraphvizMissingError` when ``dot`` is not installed and
+    :class:`GraphvizError` (with ``dot``'s first line of complaint) when it fails.
+    """
+    if fmt not in GRAPHVIZ_FORMATS:
+        raise ValueError(f"format {fmt!r}: choose one of {', '.join(GRAPHVIZ_FORMATS)}")
+    program = shutil.which("dot")
+    if program is None:
+        raise GraphvizMissingError(
+            "Graphviz's dot program is not installed (e.g. apt-get install graphviz)"
+        )
+    done = subprocess.run(
+        [program, f"-T{fmt}", "-o", str(path)], input=dot.encode(), capture_output=True
+    )
+    if done.returncode != 0:
+        why = (done.stderr.decode(errors="replace").strip().splitlines() or ["failed"])[0]
+        raise GraphvizError(f"dot could not draw {str(path)!r}: {why}")

@@ -92,12 +92,12 @@ def get_game(spec: str, **params: int) -> Game:
                     f"{spec!r}: {entry.name} has no parameter {key!r}"
                     + (f" (it has {', '.join(entry.params)})" if entry.params else "")
                 )
-            try:
-                given[key] = int(value)
-            except ValueError:
+            # ASCII digits only: int() also reads full-width digits and "3_0".
+            if not (value.isascii() and value.removeprefix("-").isdigit()):
                 raise UnknownGameError(
                     f"{spec!r}: parameter {key} must be a whole number, not {value!r}"
-                ) from None
+                )
+            given[key] = int(value)
     try:
         return entry.factory(**given)
     except (TypeError, ValueError) as err:

@@ -17,6 +17,7 @@ from typing import Any
 from ..game import State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
+from ..report import analyse as run_analysis
 from ..report import build_report
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult
 from ..tree import TreeTooLargeError, build_tree
@@ -24,11 +25,6 @@ from .inputs import BadInput
 from .treeview import algorithm_counts, tree_json
 
 __all__ = ["Job", "run_job"]
-
-#: A node budget no search reaches: the search deepens one ply at a time until the value is
-#: exact, as ``unbeatable analyze`` does without limits (same nodes, same report).
-DEEPEN = 1 << 62
-
 
 @dataclass(frozen=True)
 class Job:
@@ -56,25 +52,23 @@ def _last(searcher: Searcher, state: State, limits: Limits, analyse: bool) -> Se
     return last
 
 
-def exact_limits(searcher: Searcher, state: State, limits: Limits, cap: float) -> Limits:
-    """The limits of an analysis, as the command line chooses them: none given means deepen
-    until the value is exact (within the request's time cap), unless the game's own solver
-    answers; a time limit is held to the cap."""
-    if limits == Limits():
-        return limits if searcher.uses_solver(state) else Limits(nodes=DEEPEN, time=cap)
+def capped(limits: Limits, cap: float) -> Limits:
+    """The limits of a request with a time limit held to the server's cap. No limit means an
+    exact search, as ``unbeatable analyze`` runs it (the worker is stopped past the cap)."""
     if limits.time is not None and limits.time > cap:
         return Limits(depth=limits.depth, time=cap, nodes=limits.nodes)
     return limits
 
 
 def analyse(job: Job) -> dict[str, Any]:
-    """Every legal move's score: the report of ``unbeatable analyze --json``."""
+    """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
+    library's one analysis (:func:`unbeatable.report.analyse`)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    searcher = Searcher(job.algorithm)
-    limits = exact_limits(searcher, state, Limits(depth=job.depth, time=job.time), job.cap)
-    result = _last(searcher, state, limits, analyse=True)
-    return build_report(game, state, result, given=job.moves).to_json()
+    limits = capped(Limits(depth=job.depth, time=job.time), job.cap)
+    report = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves).report
+    assert report is not None  # Ctrl-C does not reach a worker (it ignores SIGINT)
+    return report.to_json()
 
 
 def choose(job: Job) -> dict[str, Any]:

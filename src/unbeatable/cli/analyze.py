@@ -1,0 +1,93 @@
+"""``unbeatable analyze``: every legal move of a position with its score."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import render
+from ..game import Game, State, player_name
+from ..games import get_game
+from ..report import analyse, describe, line_text
+from ..search import SearchResult
+from . import common
+from .common import Streams
+
+
+def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="score every legal move of a position",
+        description="Every legal move with its score, the best moves, the principal variation "
+        "and the search figures. Exact unless a limit is given. Ctrl-C prints the best known "
+        "so far, marked interrupted (exit code 130).",
+        epilog="Example: unbeatable analyze tictactoe 51 --json",
+    )
+    common.add_game(p)
+    p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
+    p.add_argument("--json", action="store_true", help="print one JSON object (see README)")
+    common.add_limits(p)
+    common.add_search_options(p)
+    common.add_parallel_options(p)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    game = get_game(args.game)
+    state = common.parse_position(game, args.position)
+    if state.outcome() is not None:
+        raise common.game_over(state, args.position)
+    parallel = common.parallel(args)
+    if parallel is not None:
+        with parallel:
+            analysis = analyse(game, state, parallel, common.limits(args), given=args.position)
+    else:
+        analysis = analyse(
+            game, state, common.searcher(args), common.limits(args), given=args.position
+        )
+    result, interrupted, report = analysis.result, analysis.interrupted, analysis.report
+    if result is None or report is None:
+        streams.error(
+            "interrupted before any move's value was known (with --time or --nodes the search "
+            "deepens ply by ply and has a result to show sooner)"
+        )
+        return common.INTERRUPTED
+    if interrupted:
+        streams.error("interrupted: the best known so far follows")
+    if args.json:
+        streams.out.write(json.dumps(report.to_json(), indent=2) + "\n")
+    else:
+        show(streams, game, state, result, interrupted)
+    return common.INTERRUPTED if interrupted else common.OK
+
+
+def show(
+    streams: Streams, game: Game, state: State, result: SearchResult, interrupted: bool
+) -> None:
+    """The analysis as a board, a table of moves and the search figures."""
+    out = streams.out
+    color = render.is_tty(out)
+    render.print_board(out, game.picture(state), color=color)
+    depth = None if result.exact else result.depth
+    out.write(
+        f"{player_name(state.to_move)} player to move: {describe(result.score, state, depth)}\n"
+    )
+    rows = []
+    for move, score in (result.move_scores or {}).items():
+        mark = "*" if move in result.best_moves else ""
+        rows.append([f"{mark}{state.move_text(move)}", describe(score, state, depth)])
+    render.print_table(out, ["move", "score"], rows, align="ll", color=color)
+    out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
+    out.write(f"principal variation: {' '.join(line_text(state, result.pv))}\n")
+    if result.algorithm == "solver":
+        out.write(
+            f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms"
+            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+        )
+    else:
+        out.write(
+            f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
+            f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
+            f"{'' if result.exact else ', heuristic'}"
+            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+        )

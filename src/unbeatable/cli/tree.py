@@ -1,0 +1,170 @@
+"""``unbeatable tree``: draw the search tree of a position."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .. import render as screen
+from ..games import get_game
+from ..report import line_text
+from ..tree import (
+    MAX_TREE_DEPTH,
+    TREE_ALGORITHMS,
+    GraphvizError,
+    GraphvizMissingError,
+    TreeTooLargeError,
+    build_tree,
+    format_value,
+    render,
+    to_dot,
+    to_text,
+)
+from . import common
+from .common import Streams, UsageError
+
+TREE_LEGEND = (
+    "▲ max (first player to move)  ▼ min (second)  □ game over  dotted: evaluated at the "
+    "depth limit  dashed grey: pruned  red: principal variation"
+)
+
+#: The format each file suffix asks for.
+SUFFIXES = {".svg": "svg", ".png": "png", ".txt": "text", ".dot": "dot", ".gv": "dot"}
+
+
+def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
+    p = sub.add_parser(
+        "tree",
+        help="draw the search tree of a position (DOT, SVG, PNG or text)",
+        description=(
+            "Search POSITION to --depth plies and draw every node: max nodes (first player to "
+            "move) point up, min nodes down, finished games are boxes and positions at the "
+            "depth limit are dotted; values are from the first player's view, >= and <= mark "
+            "bounds; each edge carries its move; moves alpha-beta never searched are dashed "
+            "and grey; the principal variation is red. DOT goes to stdout or -o FILE; SVG and "
+            "PNG need Graphviz's dot program. A --format that contradicts FILE's suffix "
+            "(--format png -o t.svg) is refused."
+        ),
+        epilog="Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg",
+    )
+    common.add_game(p)
+    p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
+    p.add_argument(
+        "--depth", type=common.positive_int, default=2, help="plies to search (default 2)"
+    )
+    p.add_argument(
+        "--algorithm",
+        choices=TREE_ALGORITHMS,
+        default="alphabeta",
+        help="plain minimax or alpha-beta (default alphabeta)",
+    )
+    p.add_argument(
+        "--hints",
+        action="store_true",
+        help="alpha-beta tries the game's move order and spots wins at once (as the solver "
+        "does); default: legal order, the textbook picture",
+    )
+    p.add_argument("--boards", action="store_true", help="draw each position in its node")
+    p.add_argument(
+        "--max-nodes",
+        type=common.positive_int,
+        default=500,
+        metavar="N",
+        help="refuse trees of more than N nodes (default 500)",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default stdout)")
+    p.add_argument(
+        "--format",
+        choices=("dot", "svg", "png", "text"),
+        help="default: from FILE's suffix, else dot",
+    )
+    p.set_defaults(handler=run)
+
+
+def format_of(args: argparse.Namespace) -> str:
+    """The format asked for: --format, else FILE's suffix, else dot. A --format that names
+    another picture format than FILE's suffix is refused."""
+    suffix = Path(args.output).suffix.lower() if args.output else ""
+    implied = SUFFIXES.get(suffix)
+    if args.format is None:
+        return implied or "dot"
+    if implied is not None and implied != args.format:
+        raise UsageError(
+            f"--format {args.format} but -o {common.cut(args.output)!r} is a {implied} file "
+            f"name: use a .{args.format} name or --format {implied}"
+        )
+    return str(args.format)
+
+
+def write(path: str, data: str) -> None:
+    try:
+        Path(path).write_text(data, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {common.cut(path)!r}: {error.strerror}") from None
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    game = get_game(args.game)
+    state = common.parse_position(game, args.position)
+    if state.outcome() is not None:
+        raise common.game_over(state, args.position)
+    fmt = format_of(args)
+    if fmt in ("svg", "png") and not args.output:
+        raise UsageError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
+    where = repr(common.cut(args.position.strip())) if args.position.strip() else "the start"
+    if args.depth > MAX_TREE_DEPTH:
+        raise UsageError(f"--depth {args.depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
+    try:
+        tree = build_tree(
+            state, args.depth, args.algorithm, hints=args.hints, max_nodes=args.max_nodes
+        )
+    except TreeTooLargeError:
+        raise UsageError(
+            f"the {args.algorithm} tree from {where} at depth {args.depth} has more than "
+            f"{args.max_nodes} nodes: lower --depth, start from a later position, or raise "
+            "--max-nodes"
+        ) from None
+    pv = " ".join(line_text(state, tree.pv))
+    summary = (
+        f"{tree.nodes} nodes searched, {tree.pruned} pruned; value "
+        f"{format_value(tree.root.value).replace(chr(10), ', ')} for the first player; PV {pv}"
+    )
+    heading = f"{game.spec} from {where}, {args.algorithm} to depth {args.depth}: {summary}"
+    if fmt == "text" and not args.output and screen.is_tty(streams.out):
+        screen.print_search_tree(streams.out, tree, heading)
+        return common.OK
+    if fmt == "text":
+        text = heading + "\n" + to_text(tree)
+    else:
+        title = (
+            f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}"
+            f"{' with move hints' if args.hints else ''}\n{summary}\n{TREE_LEGEND}"
+        )
+        text = to_dot(tree, title=title, board=game.picture if args.boards else None)
+    return emit(args, streams, fmt, text, summary)
+
+
+def emit(args: argparse.Namespace, streams: Streams, fmt: str, text: str, summary: str) -> int:
+    """Write the drawing where it was asked for (drawing it with Graphviz for SVG and PNG)."""
+    if fmt in ("dot", "text"):
+        if args.output:
+            write(args.output, text)
+            streams.out.write(f"wrote {args.output}: {summary}\n")
+        else:
+            streams.out.write(text)
+        return common.OK
+    try:
+        render(text, fmt, args.output)
+    except GraphvizMissingError as error:
+        dot_path = str(Path(args.output).with_suffix(".dot"))
+        write(dot_path, text)
+        streams.error(
+            f"{error}, so wrote {dot_path}; install Graphviz and run: "
+            f"dot -T{fmt} {dot_path} -o {args.output}"
+        )
+        return common.FAILED
+    except GraphvizError as error:
+        streams.error(str(error))
+        return common.FAILED
+    streams.out.write(f"wrote {args.output}: {summary}\n")
+    return common.OK

@@ -1,0 +1,53 @@
+"""``unbeatable serve`` and ``unbeatable uci``: optional front ends, loaded only when asked for."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+
+import pytest
+
+from unbeatable import cli
+
+MODULES = {"serve": ("unbeatable.web.server", "web"), "uci": ("unbeatable.uci", "uci")}
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(list(argv), stdout=out, stderr=err, stdin=io.StringIO())
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("command", sorted(MODULES))
+def test_a_missing_front_end_is_one_line_naming_the_extra(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module, extra = MODULES[command]
+    monkeypatch.setitem(sys.modules, module, None)  # importing it raises ImportError
+    code, out, err = run(command, "--port", "8000", "x")
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and "Traceback" not in err
+    assert lines[0].startswith(
+        f"unbeatable {command} needs the {extra} extra: pip install 'unbeatable[{extra}]'"
+    )
+
+
+@pytest.mark.parametrize("command", sorted(MODULES))
+def test_every_argument_is_passed_on(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    module, _ = MODULES[command]
+    seen: list[list[str]] = []
+    fake = types.ModuleType(module)
+    fake.main = lambda argv: seen.append(argv) or 7  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module, fake)
+    assert run(command, "--port", "8000", "x", "-v")[0] == 7
+    assert run(command)[0] == 7
+    assert run(command, "--", "--help")[0] == 7
+    assert seen == [["--port", "8000", "x", "-v"], [], ["--help"]]
+
+
+def test_help_of_the_front_ends_is_ours() -> None:
+    for command, (_, extra) in MODULES.items():
+        code, out, _ = run(command, "--help")
+        assert code == 0 and f"unbeatable[{extra}]" in " ".join(out.split())
