@@ -221,6 +221,16 @@ class WorkerPool:
         if self._loop is not None and not self._loop.is_closed():
             with contextlib.suppress(RuntimeError):
                 self._loop.call_soon_threadsafe(self._fail_waiters)
+                self._loop.call_soon_threadsafe(self._loop.call_later, GRACE, self._kill_all)
+
+    def _kill_all(self) -> None:
+        """SIGKILL to every worker still running :data:`GRACE` seconds after
+        :meth:`cancel_all`, so that no request waits on one (a worker in a compiled search
+        does not see SIGTERM until the search returns)."""
+        for worker in list(self._all | self._dying):
+            if worker.alive() and worker.process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.process.pid, signal.SIGKILL)
 
     def _fail_waiters(self) -> None:
         while self._waiters:
