@@ -185,12 +185,14 @@ def test_trees_of_random_positions_match_the_library(spec: str) -> None:
 
 def test_format_value() -> None:
     from unbeatable.search.score import WIN
+    from unbeatable.search.table import EXACT, LOWER, UPPER
 
     assert format_value(None) == "pruned"
     assert format_value(0) == "0"
     assert format_value(23) == "+23"
-    assert format_value(-7, "upper") == "≤ -7"
-    assert format_value(WIN - 5, "lower") == "≥ max wins\nply 5"
+    assert format_value(-7, UPPER) == "≤ -7"
+    assert format_value(WIN - 5, LOWER) == "≥ max wins\nply 5"
+    assert (str(UPPER), str(LOWER), str(EXACT)) == ("upper", "lower", "exact")  # one spelling
     assert format_value(3 - WIN) == "min wins\nply 3"
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .game import FIRST, Move, State
 from .search.score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, Score
+from .search.table import Bound
 
 __all__ = [
     "EXACT",
@@ -59,9 +60,8 @@ TREE_ALGORITHMS = ("minimax", "alphabeta")
 MAX_TREE_DEPTH = 100
 
 #: How a node's value relates to its true value (from the first player's view).
-EXACT = "exact"
-LOWER = "lower"  # the true value is at least this
-UPPER = "upper"  # the true value is at most this
+# The bound kinds are the table's (one spelling): str(bound) is "exact", "lower" or "upper".
+EXACT, LOWER, UPPER = Bound.EXACT, Bound.LOWER, Bound.UPPER
 
 #: What a node is: searched below; a finished game; cut by the depth limit and evaluated; a move
 #: never searched (alpha-beta); a node decided without searching its moves (a known win, or no
@@ -89,7 +89,7 @@ class TreeNode:
     ply: int
     kind: str
     value: int | None = None
-    bound: str = EXACT
+    bound: Bound = EXACT
     children: list[TreeNode] = field(default_factory=list)
     best: int | None = None
     on_pv: bool = False
@@ -270,13 +270,13 @@ class _Builder:
         return node, -value
 
     @staticmethod
-    def finish(node: TreeNode, value: int, bound: str) -> TreeNode:
+    def finish(node: TreeNode, value: int, bound: Bound) -> TreeNode:
         """Store a side-to-move value on the node from the first player's view."""
         if node.state.to_move == FIRST:
             node.value, node.bound = value, bound
         else:
             node.value = -value
-            node.bound = {EXACT: EXACT, LOWER: UPPER, UPPER: LOWER}[bound]
+            node.bound = bound.flipped
         return node
 
 
@@ -375,7 +375,7 @@ def _mark_pv(root: TreeNode) -> tuple[Move, ...]:
 # --- pictures --------------------------------------------------------------------------------
 
 
-def format_value(value: int | None, bound: str = EXACT) -> str:
+def format_value(value: int | None, bound: Bound = EXACT) -> str:
     """A node's value (first player's view) as a short label: ``+23``, ``0``, ``max wins`` and
     ``ply 5`` on a second line, with ``≥``/``≤`` in front of a bound."""
     if value is None:

@@ -91,7 +91,7 @@ def tree_json(tree: SearchTree) -> dict[str, Any]:
             "move": node.move_text,
             "kind": node.kind,
             "value": label.replace("\n", ", "),
-            "bound": node.bound,
+            "bound": str(node.bound),
             "max": node.maximising,
             "pv": node.on_pv,
             "note": node.note,

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from ...game import Move, State
 from ..engine import Engine, SearchStopped
 from ..result import UNLIMITED
 from ..score import INFINITY, WIN, from_table, value_from_solve_score
+from .node import Node, Totals
 from .pool import Done, Tasks, Where, WorkerPool
 from .worker import Report, Task, TaskConfig, TaskStats
 
@@ -36,84 +37,6 @@ __all__ = ["MAX_HINTS", "Run", "Totals"]
 
 #: The manager remembers the best moves of at most about this many split nodes.
 MAX_HINTS = 1 << 16
-
-
-class _Node:
-    """A position the manager splits: its moves go out as tasks or as further split nodes."""
-
-    __slots__ = (
-        "active",
-        "alpha",
-        "best",
-        "best_line",
-        "beta",
-        "children",
-        "depth",
-        "done",
-        "first_done",
-        "followers",
-        "index",
-        "key",
-        "known",
-        "leaders",
-        "lines",
-        "moves",
-        "next",
-        "parent",
-        "path",
-        "ply",
-        "same",
-        "state",
-        "values",
-        "windows",
-    )
-
-    def __init__(
-        self,
-        parent: _Node | None,
-        index: int,
-        state: State,
-        path: tuple[Move, ...],
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-    ) -> None:
-        self.parent = parent
-        self.index = index  # which of the parent's moves leads here
-        self.state = state
-        self.path = path
-        self.depth = depth
-        self.alpha = alpha
-        self.beta = beta
-        self.ply = ply
-        self.moves: Sequence[Move] = ()
-        self.next = 0  # the next move to hand out
-        self.active = 0  # moves handed out and not yet back
-        self.best = -INFINITY
-        self.best_line: list[Move] = []
-        self.first_done = False
-        self.done = False
-        self.children: list[_Node] = []
-        self.key: Any = None
-        self.values: dict[Move, int] = {}  # root only: every move's value (or bound)
-        self.lines: dict[Move, list[Move]] = {}  # root only
-        self.windows: dict[Move, int] = {}  # root only: the alpha each move was searched with
-        self.leaders: dict[Any, int] = {}  # table key of a child -> the first move reaching it
-        self.followers: dict[int, list[int]] = {}  # move -> later moves reaching the same key
-        self.known: dict[int, tuple[int, int]] = {}  # move -> (value, root window) once known
-        self.same: set[int] = set()  # moves after which the same player moves again
-
-
-class Totals:
-    """A parallel search's figures, summed over its tasks."""
-
-    def __init__(self) -> None:
-        self.nodes = 0
-        self.hits = 0
-        self.cutoffs = 0
-        self.horizon = 0
-        self.seldepth = 0
 
 
 class Run:
@@ -155,18 +78,18 @@ class Run:
             max_nodes=None,
         )
         self.workers = pool.workers
-        self.tasks: Tasks[tuple[_Node, int]] = Tasks(pool, self._where)
-        self.open: list[_Node] = []  # split nodes with moves to hand out
-        self.root: _Node | None = None
+        self.tasks: Tasks[tuple[Node, int]] = Tasks(pool, self._where)
+        self.open: list[Node] = []  # split nodes with moves to hand out
+        self.root: Node | None = None
         self.analyse = False
 
     # --- one iteration --------------------------------------------------------------------
 
-    def iteration(self, state: State, depth: int, analyse: bool) -> _Node:
+    def iteration(self, state: State, depth: int, analyse: bool) -> Node:
         """Search ``state`` to ``depth``; return the finished root (its moves' values)."""
         self.analyse = analyse
         self.totals.nodes += 1
-        root = _Node(None, -1, state, (), depth, -INFINITY, INFINITY, 0)
+        root = Node(None, -1, state, (), depth, -INFINITY, INFINITY, 0)
         root.moves = list(self.engine.ordered(state, self.hints.get(self._key(state))))
         root.key = self._key(state)
         self.root = root
@@ -196,7 +119,7 @@ class Run:
     def _key(self, state: State) -> Any:
         return self.engine.key(state)
 
-    def _child_window(self, node: _Node) -> tuple[int, int]:
+    def _child_window(self, node: Node) -> tuple[int, int]:
         """The window of ``node``'s next move, from ``node``'s side to move."""
         if node.parent is None:
             if self.analyse or node.best == -INFINITY:
@@ -247,7 +170,7 @@ class Run:
             self._send(node, index, child, node.depth - 1, -beta, -alpha, node.ply + 1)
             return True
 
-    def _ready(self) -> _Node | None:
+    def _ready(self) -> Node | None:
         """The deepest open node that may hand out its next move (young brothers wait)."""
         chosen = None
         for node in self.open:
@@ -259,7 +182,7 @@ class Run:
                 chosen = node
         return chosen
 
-    def _splits(self, node: _Node, child: State, index: int, remaining: int) -> bool:
+    def _splits(self, node: Node, child: State, index: int, remaining: int) -> bool:
         """Whether the move at ``index`` of ``node`` becomes a split node rather than a task."""
         if self.config.algorithm in ("minimax", "negamax") or child.outcome() is not None:
             return False
@@ -274,8 +197,8 @@ class Run:
         return on_pv or remaining < self.workers
 
     def _split(
-        self, parent: _Node, index: int, state: State, path: tuple[Move, ...], alpha: int, beta: int
-    ) -> _Node | None:
+        self, parent: Node, index: int, state: State, path: tuple[Move, ...], alpha: int, beta: int
+    ) -> Node | None:
         """A split node for ``state``; None if its value was known at once (and reported)."""
         ply = parent.ply + 1
         depth = parent.depth - 1
@@ -301,7 +224,7 @@ class Run:
         if value is not None:
             self._child_done(parent, index, value, line)
             return None
-        node = _Node(parent, index, state, path, depth, alpha, beta, ply)
+        node = Node(parent, index, state, path, depth, alpha, beta, ply)
         node.key = self._key(state)
         node.moves = list(engine.ordered(state, self.hints.get(node.key)))
         if not node.moves:
@@ -311,7 +234,7 @@ class Run:
 
     def _send(
         self,
-        node: _Node,
+        node: Node,
         index: int,
         state: State,
         depth: int,
@@ -335,7 +258,7 @@ class Run:
         task = Task(self.config, state, depth, alpha, beta, ply, seconds, nodes, solver, weak)
         self.tasks.submit(task, (node, index))
 
-    def _receive(self, done: Done[tuple[_Node, int]]) -> None:
+    def _receive(self, done: Done[tuple[Node, int]]) -> None:
         if done.stray or done.tag is None:
             self._count(done.report, None)
             return
@@ -351,13 +274,13 @@ class Run:
             raise SearchStopped
         self._child_done(node, index, report.value, list(report.line))
 
-    def _where(self, tag: tuple[_Node, int], task: Task) -> Where:
+    def _where(self, tag: tuple[Node, int], task: Task) -> Where:
         """Where a task is, to name it in an error."""
         node, index = tag
         root = self.root.state if self.root is not None else task.state
         return Where(str(root), " ".join(self._path(node, index)), str(task.state))
 
-    def _path(self, node: _Node, index: int) -> tuple[str, ...]:
+    def _path(self, node: Node, index: int) -> tuple[str, ...]:
         """The moves from the root to the move at ``index`` of ``node``, in notation."""
         moves_list = [*node.path, node.moves[index]] if index >= 0 else list(node.path)
         position = self.root.state if self.root is not None else node.state
@@ -392,7 +315,7 @@ class Run:
             )
         )
 
-    def _child_done(self, node: _Node, index: int, value: int, line: list[Move]) -> None:
+    def _child_done(self, node: Node, index: int, value: int, line: list[Move]) -> None:
         """The move at ``index`` of ``node`` has ``value`` (from the child's side to move);
         so have the moves waiting on it (siblings whose position has the same table key)."""
         while True:
@@ -416,7 +339,7 @@ class Run:
             node, index, value, line = node.parent, node.index, node.best, node.best_line
 
     @staticmethod
-    def _record(node: _Node, index: int, value: int, line: list[Move]) -> bool:
+    def _record(node: Node, index: int, value: int, line: list[Move]) -> bool:
         """Note one move's value in ``node``; True on a cut-off."""
         node.active -= 1
         move = node.moves[index]
@@ -432,7 +355,7 @@ class Run:
             node.best_line = [move, *line]
         return node.parent is not None and score >= node.beta
 
-    def _finish(self, node: _Node) -> None:
+    def _finish(self, node: Node) -> None:
         """``node`` has its value: cancel what is still out below it."""
         node.done = True
         if node in self.open:
@@ -451,7 +374,7 @@ class Run:
         self.tasks.forget(lambda tag: id(tag[0]) in below)
 
     @staticmethod
-    def _subtree(node: _Node) -> Iterator[_Node]:
+    def _subtree(node: Node) -> Iterator[Node]:
         stack = [node]
         while stack:
             current = stack.pop()
@@ -464,7 +387,7 @@ class Run:
         """Every move's exact value, from the root's side to move and counted from the root
         (with ``weak``, only its sign), each move solved in its own task by the game's own
         solver."""
-        root = _Node(None, -1, state, (), UNLIMITED, -INFINITY, INFINITY, 0)
+        root = Node(None, -1, state, (), UNLIMITED, -INFINITY, INFINITY, 0)
         root.moves = list(state.legal_moves())
         self.root = root
         values: dict[Move, int] = {}
