@@ -26,6 +26,7 @@ from .treeview import algorithm_counts, tree_json
 
 __all__ = ["Job", "run_job"]
 
+
 @dataclass(frozen=True)
 class Job:
     """One request's work: ``kind`` names the function, the rest are its arguments."""

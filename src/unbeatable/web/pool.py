@@ -66,7 +66,13 @@ class JobFailed(Exception):
         self.parameter = parameter
 
 
+#: Set in a worker once it has been told to stop (SIGTERM): whatever its job then returns (a
+#: search may turn the interrupt into a result of its own), the worker ends without answering.
+_STOPPING = {"now": False}
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    _STOPPING["now"] = True
     raise KeyboardInterrupt
 
 
@@ -97,6 +103,8 @@ def _serve(conn: Connection) -> None:
             reply = ("bad", (" ".join(str(error).split()), text, parameter))
         except Exception as error:  # reported to the client as a 500, with the trace logged
             reply = ("error", (f"{type(error).__name__}: {error}", traceback.format_exc()))
+        if _STOPPING["now"]:
+            return
         try:
             conn.send(reply)
         except (OSError, KeyboardInterrupt):
@@ -111,25 +119,27 @@ class _Worker:
         )
         self.process.start()
         child.close()
+        self.ended = False
 
     def alive(self) -> bool:
-        """Whether the process still runs. Not only ``Process.is_alive``: where the server's
-        children are reaped by someone else (SIGCHLD ignored, as an MPI runtime may leave it),
-        that cannot tell a process that has gone."""
+        """Whether the process still runs. Not ``Process.is_alive``: where the server's
+        children are reaped by someone else (SIGCHLD ignored), that takes a process that has
+        gone for a live one. Once it has ended, its pid is never signalled again (it may
+        belong to another process by then)."""
         pid = self.process.pid
-        if pid is None or self.process.exitcode is not None:
+        if self.ended or pid is None or self.process.exitcode is not None:
+            self.ended = True
             return False
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return self.process.is_alive()  # reaps it if it is a zombie of ours
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # reaped by someone else: gone
+            done = pid
+        self.ended = done == pid
+        return not self.ended
 
     def stop(self) -> None:
         """Ask the process to end (SIGTERM); safe in a signal handler."""
-        if self.process.pid is not None and self.process.exitcode is None:
+        if self.process.pid is not None and not self.ended:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGTERM)
 
@@ -137,9 +147,9 @@ class _Worker:
         """Wait for the process to end, killing it after ``grace`` seconds."""
         self.stop()
         for seconds, kill in ((grace, False), (5.0, True)):
-            if kill and self.alive():
+            if kill and self.alive() and self.process.pid is not None:
                 with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.process.pid or 0, signal.SIGKILL)
+                    os.kill(self.process.pid, signal.SIGKILL)
             deadline = time.monotonic() + seconds
             while self.alive() and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -157,6 +167,7 @@ class WorkerPool:
         self._context = mp.get_context("fork")
         self._idle: deque[_Worker] = deque()
         self._all: set[_Worker] = set()
+        self._dying: set[_Worker] = set()  # stopped, being reaped
         self._waiters: deque[asyncio.Future[_Worker]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -210,6 +221,16 @@ class WorkerPool:
         if self._loop is not None and not self._loop.is_closed():
             with contextlib.suppress(RuntimeError):
                 self._loop.call_soon_threadsafe(self._fail_waiters)
+                self._loop.call_soon_threadsafe(self._loop.call_later, GRACE, self._kill_all)
+
+    def _kill_all(self) -> None:
+        """SIGKILL to every worker still running :data:`GRACE` seconds after
+        :meth:`cancel_all`, so that no request waits on one (a worker in a compiled search
+        does not see SIGTERM until the search returns)."""
+        for worker in list(self._all | self._dying):
+            if worker.alive() and worker.process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.process.pid, signal.SIGKILL)
 
     def _fail_waiters(self) -> None:
         while self._waiters:
@@ -221,7 +242,7 @@ class WorkerPool:
         """Stop every worker and wait until each has ended."""
         self.closed = True
         self._fail_waiters()
-        workers, self._all = list(self._all), set()
+        workers, self._all = list(self._all | self._dying), set()
         self._idle.clear()
         for worker in workers:
             worker.stop()
@@ -301,7 +322,12 @@ class WorkerPool:
         """Stop a worker whose job was abandoned, and fork a fresh one in its place."""
         self._all.discard(worker)
         worker.stop()
-        loop = asyncio.get_running_loop()
-        loop.run_in_executor(None, worker.reap)
+        self._dying.add(worker)
+        with contextlib.suppress(RuntimeError):  # the loop is shutting down: close() reaps it
+            asyncio.get_running_loop().run_in_executor(None, self._reap, worker)
         if not self.closed:
             self._add()
+
+    def _reap(self, worker: _Worker) -> None:
+        worker.reap()
+        self._dying.discard(worker)

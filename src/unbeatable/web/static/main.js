@@ -174,6 +174,7 @@ async function load(push = false) {
   clearAnalysis();
   drawCurrent();
   if (position.over) {
+    $("analysis-note").textContent = "the game is over";
     setStatus(`Game over: ${position.outcome}.`, position.winner === null ? "draw" : position.winner === page.human ? "win" : "loss");
     return;
   }
