@@ -9,6 +9,7 @@ falls back on what is known when a budget runs out, and turns Ctrl-C into
 from __future__ import annotations
 
 import random
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -158,9 +159,15 @@ class Searching(ABC):
 
     @abstractmethod
     def iterate(
-        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        stop: threading.Event | None = None,
     ) -> Iterator[SearchResult]:
-        """Yield a result after every completed iteration; the last one is the answer."""
+        """Yield a result after every completed iteration; the last one is the answer.
+        ``stop``: set it (from another thread) to end the search as a spent budget does."""
 
     def search(
         self,
@@ -169,6 +176,7 @@ class Searching(ABC):
         *,
         analyse: bool = False,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> SearchResult:
         """Search ``state`` within ``limits`` and return the result.
 
@@ -179,7 +187,7 @@ class Searching(ABC):
         """
         result: SearchResult | None = None
         try:
-            for result in self.iterate(state, limits, analyse=analyse):
+            for result in self.iterate(state, limits, analyse=analyse, stop=stop):
                 if on_iteration is not None:
                     on_iteration(result)
         except SearchInterrupted:

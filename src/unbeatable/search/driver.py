@@ -7,6 +7,7 @@ searcher (:mod:`.deepening`, :mod:`.result`, :mod:`.pv`); this module supplies t
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -71,7 +72,12 @@ class Searcher(Searching):
         return self.options.choose_algorithm(state)
 
     def iterate(
-        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        stop: threading.Event | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration; the last one is the answer (see
         :func:`.deepening.deepen`)."""
@@ -90,6 +96,7 @@ class Searcher(Searching):
             deadline=start + limits.time if limits.time is not None else None,
             max_nodes=limits.nodes,
             features=self.options.features_for(state, algorithm),
+            stop=stop,
         )
         outcome = state.outcome()
         if outcome is not None:

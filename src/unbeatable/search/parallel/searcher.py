@@ -5,6 +5,7 @@ the deepening loop is the same (:func:`~..deepening.deepen`), only the root's st
 from __future__ import annotations
 
 import concurrent.futures as cf
+import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator
@@ -122,7 +123,12 @@ class ParallelSearcher(Searching):
     # overshoot it by up to one task's worth per worker.
 
     def iterate(
-        self, state: State, limits: Limits | None = None, *, analyse: bool = False
+        self,
+        state: State,
+        limits: Limits | None = None,
+        *,
+        analyse: bool = False,
+        stop: threading.Event | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration, as :meth:`.Searcher.iterate`."""
         limits = Limits.of(limits)
@@ -143,6 +149,7 @@ class ParallelSearcher(Searching):
             split_depth=self.split_depth,
             deadline=start + limits.time if limits.time is not None else None,
             max_nodes=limits.nodes,
+            stop=stop,
         )
         try:
             if options.uses_solver(state) and limits == Limits():

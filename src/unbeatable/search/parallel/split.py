@@ -21,6 +21,7 @@ How the tree is split (young brothers wait, at and below the root):
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -57,7 +58,9 @@ class Run:
         split_depth: int,
         deadline: float | None,
         max_nodes: int | None,
+        stop: threading.Event | None = None,
     ) -> None:
+        self.stop = stop
         self.config = config
         self.hints = hints
         self.task_log = task_log
@@ -105,7 +108,15 @@ class Run:
             timeout = None
             if self.deadline is not None:
                 timeout = max(0.0, self.deadline - time.perf_counter()) + 0.5
+            if self.stop is not None:  # look at the stop flag at least every 50 ms
+                timeout = 0.05 if timeout is None else min(timeout, 0.05)
             finished = self.tasks.wait(timeout)
+            if self.stop is not None and self.stop.is_set():
+                raise SearchStopped
+            if not finished and self.stop is not None and (
+                self.deadline is None or time.perf_counter() < self.deadline + 0.5
+            ):
+                continue
             if not finished:
                 raise SearchStopped
             for done in finished:
