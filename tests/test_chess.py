@@ -15,7 +15,7 @@ from unbeatable import (  # noqa: E402
     check_game,
     get_game,
 )
-from unbeatable.search import Limits, SearchOptions, Searcher, search  # noqa: E402
+from unbeatable.search import Limits, Searcher, SearchOptions, search  # noqa: E402
 
 GAME = get_game("chess")
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
