@@ -10,7 +10,7 @@ import pytest
 
 from unbeatable import cli
 
-MODULES = {"serve": ("unbeatable.web.server", "web"), "uci": ("unbeatable.uci", "uci")}
+MODULES = {"serve": ("unbeatable.web.server", "web"), "uci": ("unbeatable.uci", "chess")}
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -7,10 +7,11 @@ import time
 
 import pytest
 
-chess = pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
-import chess.engine  # noqa: E402
+pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+import chess
+import chess.engine
 
-from unbeatable.uci import time_for_move  # noqa: E402
+from unbeatable.uci import time_for_move
 
 COMMAND = [sys.executable, "-m", "unbeatable.uci"]
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"

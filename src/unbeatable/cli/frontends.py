@@ -21,7 +21,7 @@ FRONT_ENDS = {
     ),
     "uci": (
         "unbeatable.uci",
-        "uci",
+        "chess",
         "speak the UCI protocol on stdin/stdout, for chess GUIs (arguments go to the engine)",
         "unbeatable uci",
     ),
