@@ -14,6 +14,12 @@ positions of a set unless ``--reset-each``.  Both wall-clock and process CPU
 time are shown: the machine is shared, and CPU time is less hurt by other
 processes.  The reference figures are Pons' C++ solver (no opening book)
 measured on this machine, per position, strong mode.
+
+``--pons`` is Pons' protocol: the table cleared before each position (for us a generation
+step inside the batch call, nanoseconds), only the solving timed.  ``--peer bitbully`` runs
+BitBully (AGPL, measured only; no opening book) on the same positions in the same run, with the
+same protocol (its table cleared before each position under ``--pons``), timing each solve
+call.  Our solver runs without its database unless ``--book``.
 """
 
 from __future__ import annotations
@@ -58,6 +64,54 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds:.3f} s"
 
 
+def bitbully_set(
+    moves: list[str], expected: list[int], weak: bool, reset_each: bool
+) -> tuple[float, int, int] | None:
+    """BitBully (no opening book) on the same positions: its solve time summed (the board is
+    built and, with ``reset_each``, the table cleared outside the timed part), its nodes, and
+    its mismatches; None if BitBully is not installed."""
+    try:
+        from bitbully import BitBully, Board
+    except ImportError:
+        print("BitBully not installed (pip install bitbully): peer skipped", file=sys.stderr)
+        return None
+    agent = BitBully(None)
+    total = 0.0
+    nodes = 0
+    bad = 0
+    for m, exp in zip(moves, expected, strict=True):
+        board = Board("".join(str(int(c) - 1) for c in m))
+        if reset_each:
+            agent.reset_transposition_table()
+        agent.reset_node_counter()
+        t0 = time.perf_counter()
+        got = agent.null_window(board) if weak else agent.mtdf(board)
+        total += time.perf_counter() - t0
+        nodes += agent.get_node_counter()
+        if weak:
+            got = (got > 0) - (got < 0)
+        bad += got != exp
+    return total, nodes, bad
+
+
+def bitbully_empty(weak: bool) -> None:
+    """BitBully (no opening book, one thread) on the empty board."""
+    try:
+        from bitbully import BitBully, Board
+    except ImportError:
+        print("BitBully not installed (pip install bitbully): peer skipped", file=sys.stderr)
+        return
+    agent = BitBully(None)
+    t0 = time.perf_counter()
+    score = agent.null_window(Board()) if weak else agent.mtdf(Board())
+    dt = time.perf_counter() - t0
+    print(
+        f"BitBully empty board ({'weak' if weak else 'strong'}): score {score}, {dt:.1f} s wall, "
+        f"{agent.get_node_counter():,} nodes",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
@@ -80,6 +134,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--reset-each", action="store_true", help="clear the table before every position"
     )
+    p.add_argument(
+        "--pons",
+        action="store_true",
+        help="Pons' protocol: the table cleared before each position (implies --reset-each)",
+    )
+    p.add_argument(
+        "--book",
+        action="store_true",
+        help="let our solver use its 12-stone database (default: the bare solver)",
+    )
+    p.add_argument(
+        "--peer",
+        choices=["bitbully"],
+        help="also run BitBully (pip install bitbully; no opening book) on the same positions, "
+        "same protocol, same run",
+    )
     p.add_argument("--empty", action="store_true", help="also solve the empty 7x6 board")
     p.add_argument(
         "--empty-map", action="store_true", help="also the score of every first move (slow)"
@@ -91,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--data", type=Path, default=None, help="folder holding the Test_L*_R* files")
     args = p.parse_args(argv)
+    args.reset_each = args.reset_each or args.pons
 
     if args.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c4-numba-cache-")
@@ -144,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         best_wall = best_cpu = float("inf")
         bad = 0  # mismatches over all passes
         for rep in range(args.repeat):
-            solver = Solver(table_bytes=table_bytes)  # fresh table for every pass
+            solver = Solver(table_bytes=table_bytes, book=args.book)  # fresh table each pass
             elapsed = 0.0
             cpu = 0.0
             nodes = 0
@@ -186,13 +257,24 @@ def main(argv: list[str] | None = None) -> int:
             f"{nodes / count:>12,.0f} {nodes / elapsed / 1e6:>7.2f} M {bad:>8} | "
             f"{fmt_time(ref_t):>10} {ref_n:>11,} {mean_t / ref_t:>5.2f}x {mean_c / ref_t:>5.2f}x"
         )
+        if args.peer == "bitbully":
+            peer = bitbully_set(moves, expected, args.weak, args.reset_each)
+            if peer is not None:
+                pt, pn, pbad = peer
+                rows.append(
+                    f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} {'':>11} "
+                    f"{pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M {pbad:>8} | "
+                    f"{'':>10} {'':>11} {mean_t / (pt / count):>5.2f}x (ours / BitBully)"
+                )
     print(header)
     print("\n".join(rows))
     if args.weak:
         print("(reference figures are strong-mode figures)")
 
     if args.empty or args.empty_map:
-        solver = Solver(table_bytes=table_bytes)
+        solver = Solver(table_bytes=table_bytes, book=args.book)
+        if args.peer == "bitbully":
+            bitbully_empty(args.weak)
         t0 = time.perf_counter()
         score = solver.solve("", weak=args.weak)
         dt = time.perf_counter() - t0

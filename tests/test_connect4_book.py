@@ -6,7 +6,8 @@ import pytest
 
 from unbeatable import get_game, search
 from unbeatable.games.connect4 import Solver
-from unbeatable.games.connect4.book import build, load, lookup, positions_by_ply
+from unbeatable.games.connect4.book import load, lookup
+from unbeatable.games.connect4.book_build import build, positions_by_ply
 
 
 def test_a_book_built_on_a_small_board_agrees_with_the_solver() -> None:

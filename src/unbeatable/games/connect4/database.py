@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DATABASE_PLY", "Database", "load", "no_database"]
+__all__ = ["DATABASE_PLY", "Database", "decode", "load", "no_database", "score"]
 
 DATABASE_PLY = 12
 _RECORD = np.dtype([("key", ">i4"), ("value", "i1")])
@@ -72,3 +72,33 @@ def load() -> Database:
     keys = np.ascontiguousarray(records["key"], dtype=np.int32)
     values = np.ascontiguousarray(records["value"], dtype=np.int8)
     return Database(keys, values, DATABASE_PLY)
+
+
+def decode(key: int, width: int = 7, height: int = 6) -> tuple[int, int]:
+    """The position of a database key as bitboards ``(first player's stones, all stones)``
+    (the layout of :class:`~.game.Connect4State`: bit ``col * (height + 1) + row``)."""
+    bits = key & 0xFFFFFFFF
+    pos = 31
+    first = mask = 0
+    for col in range(width):
+        row = 0
+        while (bits >> pos) & 1:
+            cell = 1 << (col * (height + 1) + row)
+            mask |= cell
+            if not (bits >> (pos - 1)) & 1:
+                first |= cell
+            pos -= 2
+            row += 1
+        pos -= 1
+    return first, mask
+
+
+def score(stored: int, width: int = 7, height: int = 6, stones: int = DATABASE_PLY) -> int:
+    """The solve-convention score (side to move's view) of a stored value (first player's
+    view; the first player is to move after an even number of stones)."""
+    if stored == 0:
+        return 0
+    distance = 100 - abs(stored)
+    value = (width * height + 2 - stones - distance) // 2
+    value = value if stored > 0 else -value
+    return value if stones % 2 == 0 else -value

@@ -26,11 +26,18 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from unbeatable.games.connect4 import _kernel as K
-from unbeatable.games.connect4.database import load as load_database
-from unbeatable.games.connect4.database import no_database
+from . import _kernel as K
+from .database import load as load_database
+from .database import no_database
 
-__all__ = ["DEFAULT_TABLE_BYTES", "Analysis", "BatchResult", "Solver", "compile_kernels", "encode_moves"]
+__all__ = [
+    "DEFAULT_TABLE_BYTES",
+    "Analysis",
+    "BatchResult",
+    "Solver",
+    "compile_kernels",
+    "encode_moves",
+]
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size: 64 MiB, i.e. 2**23 = 8,388,608 slots of 8 bytes."""
@@ -290,6 +297,7 @@ class Solver:
             return done
 
         return self._search(run, self.width, threads, deadline, max_nodes)
+
     def _search(
         self,
         run: Callable[[_Worker, int], bool],
