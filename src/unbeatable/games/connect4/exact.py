@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .game import Connect4, Connect4State
     from .solver import Solver
 
-__all__ = ["QUICK_PLIES", "move_values", "solver_for", "value"]
+__all__ = ["QUICK_NODES", "QUICK_PLIES", "move_values", "solver_for", "value"]
 
 _SOLVERS: dict[tuple[int, int, int | None], Solver] = {}
 _LOCK = threading.Lock()
@@ -45,12 +45,19 @@ def solver_for(game: Connect4, table_size: int | None = None) -> Solver:
     return solver
 
 
+#: A quick answer gives up after this many nodes (tens of milliseconds).
+QUICK_NODES = 400_000
+
+
 def _limits(request: SolveRequest) -> dict[str, object]:
+    max_nodes = request.max_nodes
+    if request.quick:
+        max_nodes = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
     return {
         "book": request.book,
         "threads": request.threads,
         "deadline": request.deadline,
-        "max_nodes": request.max_nodes,
+        "max_nodes": max_nodes,
     }
 
 
@@ -94,7 +101,8 @@ def move_values(state: Connect4State, request: SolveRequest) -> SolveAnswer | No
     """Every legal move's exact score (solve convention, from the side to move's view; weak:
     signs) from the opening book when it holds every child, else from the solver, with bounds
     for the moves still open when a limit or Ctrl-C stopped it. ``quick``: None rather than a
-    long search (an early position with neither book nor database)."""
+    long search (an early position with neither book nor database, or a search that needs
+    more than :data:`QUICK_NODES` nodes)."""
     values = _from_book(state) if request.book else None
     if values is not None:
         if request.weak:
