@@ -66,17 +66,17 @@ def fmt_time(seconds: float) -> str:
 
 def bitbully_set(
     moves: list[str], expected: list[int], weak: bool, reset_each: bool
-) -> tuple[float, int, int] | None:
-    """BitBully (no opening book) on the same positions: its solve time summed (the board is
-    built and, with ``reset_each``, the table cleared outside the timed part), its nodes, and
-    its mismatches; None if BitBully is not installed."""
+) -> tuple[float, float, int, int] | None:
+    """BitBully (no opening book) on the same positions: its solve time summed, wall and CPU
+    (the board is built and, with ``reset_each``, the table cleared outside the timed part),
+    its nodes, and its mismatches; None if BitBully is not installed."""
     try:
         from bitbully import BitBully, Board
     except ImportError:
         print("BitBully not installed (pip install bitbully): peer skipped", file=sys.stderr)
         return None
     agent = BitBully(None)
-    total = 0.0
+    total = cpu = 0.0
     nodes = 0
     bad = 0
     for m, exp in zip(moves, expected, strict=True):
@@ -84,14 +84,16 @@ def bitbully_set(
         if reset_each:
             agent.reset_transposition_table()
         agent.reset_node_counter()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         got = agent.null_window(board) if weak else agent.mtdf(board)
         total += time.perf_counter() - t0
+        cpu += time.process_time() - c0
         nodes += agent.get_node_counter()
         if weak:
             got = (got > 0) - (got < 0)
         bad += got != exp
-    return total, nodes, bad
+    return total, cpu, nodes, bad
 
 
 def bitbully_empty(weak: bool) -> None:
@@ -260,11 +262,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.peer == "bitbully":
             peer = bitbully_set(moves, expected, args.weak, args.reset_each)
             if peer is not None:
-                pt, pn, pbad = peer
+                pt, pc, pn, pbad = peer
                 rows.append(
-                    f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} {'':>11} "
-                    f"{pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M {pbad:>8} | "
-                    f"{'':>10} {'':>11} {mean_t / (pt / count):>5.2f}x (ours / BitBully)"
+                    f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} "
+                    f"{fmt_time(pc / count):>11} {pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M "
+                    f"{pbad:>8} | {'ours / BitBully':>22} {mean_t / (pt / count):>5.2f}x "
+                    f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
                 )
     print(header)
     print("\n".join(rows))
