@@ -153,3 +153,33 @@ def test_the_request_protocol_honours_book_limits_and_weak() -> None:
         quick = hard.solver_moves(SolveRequest(quick=True))
         assert quick is not None and quick.complete
     assert hard.solver_moves(SolveRequest(quick=True, book=False)) is None
+
+
+INTERRUPT_SCRIPT = """
+import os, signal, threading, time
+from unbeatable import get_game
+from unbeatable.games.connect4.solver import Solver
+s = Solver(table_bytes=1 << 20, book=False, threads=2)
+s.solve("2416615552")  # load the kernels first
+state = get_game("connect4").parse_position(%r)
+threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+r = s.analyze(state.current, state.mask, state.moves)
+print(r.interrupted, r.complete, time.perf_counter() - start, r.lower, r.upper)
+"""
+
+
+def test_ctrl_c_stops_the_compiled_search_with_bounds() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_SCRIPT % HARD],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    interrupted, complete, seconds, *_ = run.stdout.split(maxsplit=3)
+    assert interrupted == "True" and complete == "False"
+    assert float(seconds) < 60  # stopped (the whole search takes minutes); no tight timing
