@@ -4,7 +4,10 @@ play), the bare solver (no database), strong mode.
 
 For each thread count a fresh solver (same table size) solves the first N lines; the table is
 cleared before each position (Pons' protocol), only the solve is timed. The scores must equal
-the set's (and so each other's). The machine is shared: CPU contention lowers the speed-up.
+the set's (and so each other's). The machine is shared: CPU contention lowers the speed-up, so
+the benchmark first measures how much CPU two processes get side by side, and prints beside the
+wall-clock speed-up the work speed-up (one thread's nodes / the busiest thread's nodes), which
+is what the wall clock would show with a free core per thread.
 
     PYTHONPATH=src python benchmarks/connect4_threads.py [--sample 20] [--threads 1 2]
 """
@@ -21,6 +24,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from connect4_solve import default_data_dir
 
 
+def _spin(n: int) -> None:
+    x = 0
+    for i in range(n):
+        x += i
+
+
+def cpu_check(n: int = 5_000_000) -> float:
+    """How much slower two CPU-bound processes run side by side than one alone: about 1.0
+    when two cores are free, 2.0 when the machine gives one core's worth (then no thread
+    count can speed anything up)."""
+    import multiprocessing
+
+    t0 = time.perf_counter()
+    _spin(n)
+    alone = time.perf_counter() - t0
+    procs = [multiprocessing.Process(target=_spin, args=(n,)) for _ in range(2)]
+    t0 = time.perf_counter()
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    return (time.perf_counter() - t0) / alone
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--sample", type=int, default=20)
@@ -34,23 +61,28 @@ def main(argv: list[str] | None = None) -> int:
     compile_kernels()
     with open(default_data_dir() / args.set) as f:
         rows = [line.split() for line in f if line.strip()][: args.sample]
-    base = None
+    base = base_nodes = None
     bad = 0
+    print(f"CPU check: {cpu_check():.2f}x (time of two busy processes at once / one alone)")
     for n in args.threads:
         solver = Solver(int(args.table_mb * 2**20), book=False, threads=n)
         total = 0.0
-        nodes = 0
+        nodes = busiest = 0
         for moves, expected in rows:
             solver.reset()
             t0 = time.perf_counter()
             got = solver.solve(moves)
             total += time.perf_counter() - t0
             nodes += solver.nodes
+            busiest += max(solver.thread_nodes)
             bad += got != int(expected)
         base = base or total
+        base_nodes = base_nodes or nodes
         print(
             f"{args.set} first {len(rows)} lines, {n} thread(s): {total:.2f} s, "
-            f"{nodes:,} nodes, speed-up {base / total:.2f}x, mismatches so far {bad}",
+            f"{nodes:,} nodes ({busiest:,} by the busiest thread of each search), wall speed-up "
+            f"{base / total:.2f}x, work speed-up {base_nodes / busiest:.2f}x, "
+            f"mismatches so far {bad}",
             flush=True,
         )
         if args.empty:

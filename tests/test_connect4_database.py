@@ -107,9 +107,10 @@ def test_a_stop_flag_from_another_thread_stops_the_kernel() -> None:
     w.ctrl[:] = (1, 1 << 62, s.generation, 0)  # stop already requested
     res = np.zeros(2, dtype=np.int64)
     keys, values, ply = s._db(False)
+    shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
     done = K.solve_position(
         np.uint64(state.current), np.uint64(state.mask), state.moves, False, 7, 6, s.table,
-        w.stats, w.fu, w.fi, keys, values, ply, w.ctrl, 0, res,
+        w.stats, w.fu, w.fi, keys, values, ply, w.ctrl, 0, shared, res,
     )  # fmt: skip
     assert not done and res[0] < res[1]
     assert int(w.stats[0]) <= 4096

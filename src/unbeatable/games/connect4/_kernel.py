@@ -65,6 +65,8 @@ GAME_OVER = 3
 STOPPED = 4
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
+MOOT = 10_001  # negamax's value when other threads already answered its probe
+SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
 NOT_FOUND = -10_000  # db_probe: the position is not in the database
 
 # the control array (int64) shared by a search and whoever watches it
@@ -278,13 +280,15 @@ def db_probe(current, mask, nb, width, height, db_keys, db_vals):
 @njit(cache=True, nogil=True)
 def negamax(
     root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, skew,
+    db_keys, db_vals, db_ply, ctrl, shared,
 ):  # fmt: skip
     """Alpha-beta negamax value of a position (fail-hard bounds), without recursion.
 
     Returns ``v`` with: ``v <= alpha`` => true score <= v; ``v >= beta`` => true
-    score >= v; otherwise ``v`` is the exact score; or ABORTED when ``ctrl`` said stop (the
-    table then holds only bounds of subtrees searched to the end, true for any later search).
+    score >= v; otherwise ``v`` is the exact score; or ABORTED when ``ctrl`` said stop, or
+    MOOT when the bounds ``shared[0] <= score <= shared[1]`` (which other threads may tighten)
+    already answer a null-window probe ``root_alpha + 1 == root_beta`` (the table then holds only
+    bounds of subtrees searched to the end, true for any later search).
     Preconditions: ``alpha < beta`` and the side to move cannot win with its next stone.
     ``stats[0]`` counts the nodes, ``stats[1]`` the database hits.
 
@@ -292,9 +296,7 @@ def negamax(
     sorted; ``db_ply < 0``: none).  Every 4,096 nodes the search reads ``ctrl``: it stops if
     ``ctrl[CTRL_STOP] != 0`` or the node count reaches ``ctrl[CTRL_MAX_NODES]``.  Table
     entries carry the generation ``ctrl[CTRL_GEN]`` (1..255): entries of older generations
-    are misses, so clearing the table costs one increment.  ``skew > 0`` (a helper thread of a
-    parallel search) rotates the move order in the first plies, so helpers fill the shared
-    table with other subtrees first.
+    are misses, so clearing the table costs one increment.
 
     The search keeps its own stack, one row per ply ``d`` below the root:
     ``fu[d]`` = (current, mask, table slot, table tag, ordered moves...) and
@@ -322,9 +324,13 @@ def negamax(
         # ---- enter the node of ply d: either its value is known at once, or its
         # ---- ordered move list is set up in row d
         nodes += 1
-        if (nodes & 4095) == 0 and (ctrl[CTRL_STOP] != 0 or nodes >= max_nodes):
-            stats[0] += nodes
-            return ABORTED
+        if (nodes & 4095) == 0:
+            if ctrl[CTRL_STOP] != 0 or nodes >= max_nodes:
+                stats[0] += nodes
+                return ABORTED
+            if shared[0] > root_alpha or shared[1] <= root_alpha:
+                stats[0] += nodes
+                return MOOT
         current = fu[d, 0]
         mask = fu[d, 1]
         nb = root_nb + d
@@ -390,13 +396,6 @@ def negamax(
                         fu[d, 4 + j] = m
                         fi[d, 4 + j] = sc
                         count += 1
-                if skew > 0 and d < 3 and count > 1:
-                    r = (skew + d) % count
-                    for _ in range(r):  # rotate left by r
-                        first = fu[d, 4]
-                        for j in range(count - 1):
-                            fu[d, 4 + j] = fu[d, 5 + j]
-                        fu[d, 3 + count] = first
                 fu[d, 2] = slot
                 fu[d, 3] = tag
                 fi[d, 0] = alpha
@@ -433,9 +432,31 @@ def negamax(
 
 
 @njit(cache=True, nogil=True)
+def _probe(
+    current, mask, nb, med, width, height, table, stats, fu, fi, db_keys, db_vals, db_ply, ctrl,
+    shared, bounds,
+):  # fmt: skip
+    """One null-window probe ``negamax(med, med + 1)``: tighten ``bounds`` (this search's
+    ``[lo, hi]``) and ``shared`` (every thread's) with its answer; return negamax's value."""
+    r = negamax(
+        current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, shared,
+    )  # fmt: skip
+    if r >= ABORTED:  # ABORTED or MOOT
+        return r
+    if r <= med:
+        bounds[1] = min(bounds[1], r)
+        shared[1] = min(shared[1], r)
+    else:
+        bounds[0] = max(bounds[0], r)
+        shared[0] = max(shared[0], r)
+    return r
+
+
+@njit(cache=True, nogil=True)
 def solve_position(
     current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, skew, out,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
 ):  # fmt: skip
     """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
     out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
@@ -444,6 +465,12 @@ def solve_position(
     ``negamax(med, med + 1)``; ``med`` first goes half-way towards the
     bounds, where probes are cheap (they only have to look at quick wins or
     losses), then closes in on the score.  The bounds of a weak solve are signs.
+
+    Several threads may solve the same position with the same ``shared`` bounds (int64[2],
+    start ``[-BIG, BIG]``): each reads and tightens them around every probe, and a probe that
+    the others answered first stops (MOOT).  The main thread (``role`` 0) probes where a lone
+    search would; a helper (``role`` > 0) probes next to it, so that the last two (the
+    costliest) probes around the score run at the same time.
     """
     current = np.uint64(current_in)
     mask = np.uint64(mask_in)
@@ -459,46 +486,43 @@ def solve_position(
         out[0] = s
         out[1] = s
         return True
-    lo = -((cells - nb) // 2)
-    hi = (cells + 1 - nb) // 2
+    b = np.zeros(2, dtype=np.int64)
+    b[0] = -((cells - nb) // 2)
+    b[1] = (cells + 1 - nb) // 2
     if nb == db_ply:
         v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
         if v != NOT_FOUND:
-            lo = v
-            hi = v
+            b[0] = v
+            b[1] = v
     aborted = False
     if weak:
         # two cheap probes first: a quick win?  a quick loss?  (the score bounds make the
         # deep lines irrelevant to them, and a plain [-1, 1] search can get lost in slow
         # wins); then the [-1, 1] window (clipping the bounds there keeps their signs)
-        med = hi // 2
-        if med > 0 and lo < med:
-            r = negamax(
-                current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, skew,
+        med = b[1] // 2
+        if med > 0 and b[0] < med:
+            r = _probe(
+                current, mask, nb, med, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, shared, b,
             )  # fmt: skip
-            if r == ABORTED:
-                aborted = True
-            elif r > med:
-                lo = r
-            else:
-                hi = r
-        med = -((-lo) // 2)
-        if not aborted and lo < 1 and med < 0 and hi > med:
-            r = negamax(
-                current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, skew,
+            aborted = r == ABORTED
+        med = -((-b[0]) // 2)
+        if not aborted and b[0] < 1 and med < 0 and b[1] > med:
+            r = _probe(
+                current, mask, nb, med, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, shared, b,
             )  # fmt: skip
-            if r == ABORTED:
-                aborted = True
-            elif r <= med:
-                hi = r
-            else:
-                lo = r
-        if lo < 1 and hi > -1:
-            lo = max(lo, -1)
-            hi = min(hi, 1)
-    while not aborted and lo < hi and not (weak and (lo > 0 or hi < 0)):
+            aborted = r == ABORTED
+        if b[0] < 1 and b[1] > -1:
+            b[0] = max(b[0], -1)
+            b[1] = min(b[1], 1)
+    while not aborted:
+        b[0] = max(b[0], shared[0])
+        b[1] = min(b[1], shared[1])
+        lo = b[0]
+        hi = b[1]
+        if lo >= hi or (weak and (lo > 0 or hi < 0)):
+            break
         med = lo + (hi - lo) // 2
         half_lo = -((-lo) // 2)  # lo / 2 rounded towards 0
         half_hi = hi // 2
@@ -506,16 +530,18 @@ def solve_position(
             med = half_lo
         elif med >= 0 and half_hi > med:
             med = half_hi
-        r = negamax(
-            current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, skew,
+        if role > 0:
+            if med + 1 < hi:
+                med += 1
+            elif med - 1 >= lo:
+                med -= 1
+        r = _probe(
+            current, mask, nb, med, width, height, table, stats, fu, fi,
+            db_keys, db_vals, db_ply, ctrl, shared, b,
         )  # fmt: skip
-        if r == ABORTED:
-            aborted = True
-        elif r <= med:
-            hi = r
-        else:
-            lo = r
+        aborted = r == ABORTED
+    lo = b[0]
+    hi = b[1]
     if weak:
         lo = (lo > 0) - (lo < 0)
         hi = (hi > 0) - (hi < 0)
@@ -558,7 +584,7 @@ def play_moves(cols, start, end, width, height):
 @njit(cache=True, nogil=True)
 def score_map(
     current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, skew, out_lo, out_hi, order,
+    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
 ):  # fmt: skip
     """``out_lo[col] <= score of playing column col <= out_hi[col]`` (side to move's view;
     equal once solved), or FULL_COLUMN in both for a full column.  Columns are solved in the
@@ -572,6 +598,7 @@ def score_map(
     board = board_mask(width, height)
     wins = winning_cells(current, mask, height, board)
     res = np.zeros(2, dtype=np.int64)
+    shared = np.zeros(2, dtype=np.int64)
     complete = True
     for i in range(order.shape[0]):
         col = order[i]
@@ -587,9 +614,11 @@ def score_map(
             out_lo[col] = -1 if weak else -((cells - nb) // 2)
             out_hi[col] = 1 if weak else (cells - nb) // 2
         else:
+            shared[0] = -SHARED_BIG
+            shared[1] = SHARED_BIG
             done = solve_position(
                 current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, skew, res,
+                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
             )  # fmt: skip
             out_lo[col] = -res[1]
             out_hi[col] = -res[0]
@@ -612,6 +641,7 @@ def solve_batch(
     """
     n = offsets.shape[0] - 1
     res = np.zeros(2, dtype=np.int64)
+    shared = np.zeros(2, dtype=np.int64)
     for i in range(n):
         current, mask, nb, status = play_moves(cols, offsets[i], offsets[i + 1], width, height)
         out_status[i] = status
@@ -622,9 +652,11 @@ def solve_batch(
         if reset_each:
             next_generation(table, ctrl)
         before = stats[0]
+        shared[0] = -SHARED_BIG
+        shared[1] = SHARED_BIG
         done = solve_position(
             current, mask, nb, weak, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, 0, res,
+            db_keys, db_vals, db_ply, ctrl, 0, shared, res,
         )  # fmt: skip
         out_scores[i] = res[0]
         out_nodes[i] = stats[0] - before

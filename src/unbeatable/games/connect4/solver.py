@@ -135,7 +135,8 @@ class Solver:
     called, or ``solve_many(..., reset_each=True)``); its replacement rule is
     "always replace" (see ``_kernel``); clearing it costs one generation step.
 
-    ``nodes`` is the number of search nodes visited by the last call.
+    ``nodes`` is the number of search nodes visited by the last call (by all its threads;
+    ``thread_nodes``: by each thread).
     """
 
     def __init__(
@@ -165,6 +166,7 @@ class Solver:
         self._ctrl = self._workers[0].ctrl
         self._lock = threading.Lock()
         self.nodes = 0
+        self.thread_nodes: list[int] = []
 
     @property
     def table_slots(self) -> int:
@@ -268,9 +270,11 @@ class Solver:
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
 
-        def run(w: _Worker, skew: int) -> bool:
+        shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
+
+        def run(w: _Worker, role: int, _: int) -> bool:
             done: bool = K.solve_position(
-                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, skew, w.res
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
             )
             w.lo[0], w.hi[0] = w.res
             return done
@@ -289,10 +293,14 @@ class Solver:
         mid = self.width // 2
         centre = [mid + i // 2 if i % 2 == 0 else mid - (i + 1) // 2 for i in range(self.width)]
 
-        def run(w: _Worker, skew: int) -> bool:
-            order = np.array(centre[skew:] + centre[:skew], dtype=np.int64)
+        def run(w: _Worker, role: int, threads: int) -> bool:
+            # the threads start at columns spread over the centre-first order, so that they
+            # first solve different columns; a column that another thread solved is then a
+            # few table hits
+            first = role * self.width // threads
+            order = np.array(centre[first:] + centre[:first], dtype=np.int64)
             done: bool = K.score_map(
-                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, skew, w.lo, w.hi, order
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
             return done
 
@@ -300,15 +308,15 @@ class Solver:
 
     def _search(
         self,
-        run: Callable[[_Worker, int], bool],
+        run: Callable[[_Worker, int, int], bool],
         entries: int,
         threads: int | None,
         deadline: float | None,
         max_nodes: int | None,
     ) -> Analysis:
-        """Run ``run`` on ``threads`` workers sharing the table (lazy SMP: helper ``i`` uses
-        skew ``i``; the first to finish stops the others) in threads of their own, while this
-        thread watches the deadline and Ctrl-C; then merge what they know."""
+        """Run ``run(worker, role, threads)`` on ``threads`` workers sharing the table, each in
+        a thread of its own (the first to finish stops the others), while this thread watches
+        the deadline and Ctrl-C; then merge what they know."""
         wanted = threads if threads is not None else self.threads
         n = max(1, wanted if wanted is not None else os.cpu_count() or 1)
         with self._lock:  # one search at a time on this solver's table and workers
@@ -319,13 +327,13 @@ class Solver:
             for w in workers:
                 w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, 0)
                 w.complete = False
-            before = sum(int(w.stats[0]) for w in workers)
+            before = [int(w.stats[0]) for w in workers]
             finished = threading.Event()
 
-            def target(w: _Worker, skew: int) -> None:
+            def target(w: _Worker, role: int) -> None:
                 try:
                     with _kernel_context():
-                        w.complete = run(w, skew)
+                        w.complete = run(w, role, n)
                 finally:
                     finished.set()
 
@@ -336,7 +344,8 @@ class Solver:
             for job in jobs:
                 job.start()
             interrupted = self._watch(jobs, workers, finished, deadline)
-            self.nodes = sum(int(w.stats[0]) for w in workers) - before
+            self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
+            self.nodes = sum(self.thread_nodes)
             return self._merge(workers, entries, interrupted)
 
     @staticmethod
