@@ -163,7 +163,7 @@ from unbeatable.games.connect4.solver import Solver
 s = Solver(table_bytes=1 << 20, book=False, threads=2)
 s.solve("2416615552")  # load the kernels first
 state = get_game("connect4").parse_position(%r)
-threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
 start = time.perf_counter()
 r = s.analyze(state.current, state.mask, state.moves)
 print(r.interrupted, r.complete, time.perf_counter() - start, r.lower, r.upper)

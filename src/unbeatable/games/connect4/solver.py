@@ -341,9 +341,19 @@ class Solver:
                 threading.Thread(target=target, args=(w, i), daemon=True)
                 for i, w in enumerate(workers)
             ]
-            for job in jobs:
-                job.start()
-            interrupted = self._watch(jobs, workers, finished, deadline)
+            interrupted = False
+            try:
+                for job in jobs:
+                    job.start()
+                interrupted = self._watch(jobs, workers, finished, deadline)
+            except KeyboardInterrupt:  # while the threads were starting
+                interrupted = True
+            finally:  # never leave a search running: stop and wait for every started thread
+                for w in workers:
+                    w.ctrl[K.CTRL_STOP] = 1
+                for job in jobs:
+                    if job.ident is not None:
+                        job.join()
             self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
             self.nodes = sum(self.thread_nodes)
             return self._merge(workers, entries, interrupted)
