@@ -179,12 +179,24 @@ class Solver:
         return self.database.loaded
 
     def reset(self) -> None:
-        """Clear the transposition table (a new generation) and the node counter."""
+        """Clear the transposition table (a new generation: no memory is touched, except a
+        real clear once in 255 generations) and the node counter."""
         self.generation += 1
         if self.generation > 255:
-            self.table.fill(0)
-            self.generation = 1
+            self.clear()
         self.nodes = 0
+
+    @property
+    def resets_left(self) -> int:
+        """How many more generation steps before :meth:`reset` (or ``solve_many(...,
+        reset_each=True)``) has to zero the whole table."""
+        return 255 - self.generation
+
+    def clear(self) -> None:
+        """Zero the whole table now (a memory-bound pass: milliseconds for 64 MiB), so that
+        the next 254 clears cost nothing."""
+        self.table.fill(0)
+        self.generation = 1
 
     def _db(self, book: bool | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8], int]:
         db = self.database if book is None or book else no_database()
