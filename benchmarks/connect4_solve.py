@@ -14,6 +14,13 @@ positions of a set unless ``--reset-each``.  Both wall-clock and process CPU
 time are shown: the machine is shared, and CPU time is less hurt by other
 processes.  The reference figures are Pons' C++ solver (no opening book)
 measured on this machine, per position, strong mode.
+
+``--pons`` is Pons' protocol: the table cleared before each position (for us a generation
+step inside the batch call, nanoseconds; the real zeroing needed once in 255 clears is done
+between batches, untimed, as Pons' own clearing is), only the solving timed.
+``--peer bitbully`` runs BitBully (AGPL, measured only; no opening book) on the same
+positions in the same run, with the same protocol (its table cleared before each position
+under ``--pons``), timing each solve call.  Our solver runs without its database unless ``--book``.
 """
 
 from __future__ import annotations
@@ -58,6 +65,56 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds:.3f} s"
 
 
+def bitbully_set(
+    moves: list[str], expected: list[int], weak: bool, reset_each: bool
+) -> tuple[float, float, int, int] | None:
+    """BitBully (no opening book) on the same positions: its solve time summed, wall and CPU
+    (the board is built and, with ``reset_each``, the table cleared outside the timed part),
+    its nodes, and its mismatches; None if BitBully is not installed."""
+    try:
+        from bitbully import BitBully, Board
+    except ImportError:
+        print("BitBully not installed (pip install bitbully): peer skipped", file=sys.stderr)
+        return None
+    agent = BitBully(None)
+    total = cpu = 0.0
+    nodes = 0
+    bad = 0
+    for m, exp in zip(moves, expected, strict=True):
+        board = Board("".join(str(int(c) - 1) for c in m))
+        if reset_each:
+            agent.reset_transposition_table()
+        agent.reset_node_counter()
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        got = agent.null_window(board) if weak else agent.mtdf(board)
+        total += time.perf_counter() - t0
+        cpu += time.process_time() - c0
+        nodes += agent.get_node_counter()
+        if weak:
+            got = (got > 0) - (got < 0)
+        bad += got != exp
+    return total, cpu, nodes, bad
+
+
+def bitbully_empty(weak: bool) -> None:
+    """BitBully (no opening book, one thread) on the empty board."""
+    try:
+        from bitbully import BitBully, Board
+    except ImportError:
+        print("BitBully not installed (pip install bitbully): peer skipped", file=sys.stderr)
+        return
+    agent = BitBully(None)
+    t0 = time.perf_counter()
+    score = agent.null_window(Board()) if weak else agent.mtdf(Board())
+    dt = time.perf_counter() - t0
+    print(
+        f"BitBully empty board ({'weak' if weak else 'strong'}): score {score}, {dt:.1f} s wall, "
+        f"{agent.get_node_counter():,} nodes",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
@@ -80,6 +137,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--reset-each", action="store_true", help="clear the table before every position"
     )
+    p.add_argument(
+        "--pons",
+        action="store_true",
+        help="Pons' protocol: the table cleared before each position (implies --reset-each)",
+    )
+    p.add_argument(
+        "--book",
+        action="store_true",
+        help="let our solver use its 12-stone database (default: the bare solver)",
+    )
+    p.add_argument(
+        "--peer",
+        choices=["bitbully"],
+        help="also run BitBully (pip install bitbully; no opening book) on the same positions, "
+        "same protocol, same run",
+    )
     p.add_argument("--empty", action="store_true", help="also solve the empty 7x6 board")
     p.add_argument(
         "--empty-map", action="store_true", help="also the score of every first move (slow)"
@@ -91,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--data", type=Path, default=None, help="folder holding the Test_L*_R* files")
     args = p.parse_args(argv)
+    args.reset_each = args.reset_each or args.pons
 
     if args.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c4-numba-cache-")
@@ -141,15 +215,21 @@ def main(argv: list[str] | None = None) -> int:
         # progress every ~5 %, but in chunks of >= ~20 ms of the reference's work, so
         # that the per-call overhead of the Python wrapper stays negligible
         chunk = max(1, len(moves) // 20, int(0.02 / REFERENCE[name][0]))
+        if args.reset_each:
+            # a cleared table is a new generation of its entries, and every 255 generations the
+            # table is zeroed: that is done between chunks, outside the timed part
+            chunk = min(chunk, 250)
         best_wall = best_cpu = float("inf")
         bad = 0  # mismatches over all passes
         for rep in range(args.repeat):
-            solver = Solver(table_bytes=table_bytes)  # fresh table for every pass
+            solver = Solver(table_bytes=table_bytes, book=args.book)  # fresh table each pass
             elapsed = 0.0
             cpu = 0.0
             nodes = 0
             for start in range(0, len(moves), chunk):
                 part = moves[start : start + chunk]
+                if args.reset_each and solver.resets_left < len(part):
+                    solver.clear()  # zero the table outside the timed part, as Pons does
                 c0 = time.process_time()
                 t0 = time.perf_counter()
                 res = solver.solve_many(part, weak=args.weak, reset_each=args.reset_each)
@@ -186,13 +266,25 @@ def main(argv: list[str] | None = None) -> int:
             f"{nodes / count:>12,.0f} {nodes / elapsed / 1e6:>7.2f} M {bad:>8} | "
             f"{fmt_time(ref_t):>10} {ref_n:>11,} {mean_t / ref_t:>5.2f}x {mean_c / ref_t:>5.2f}x"
         )
+        if args.peer == "bitbully":
+            peer = bitbully_set(moves, expected, args.weak, args.reset_each)
+            if peer is not None:
+                pt, pc, pn, pbad = peer
+                rows.append(
+                    f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} "
+                    f"{fmt_time(pc / count):>11} {pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M "
+                    f"{pbad:>8} | {'ours / BitBully':>22} {mean_t / (pt / count):>5.2f}x "
+                    f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
+                )
     print(header)
     print("\n".join(rows))
     if args.weak:
         print("(reference figures are strong-mode figures)")
 
     if args.empty or args.empty_map:
-        solver = Solver(table_bytes=table_bytes)
+        solver = Solver(table_bytes=table_bytes, book=args.book)
+        if args.peer == "bitbully":
+            bitbully_empty(args.weak)
         t0 = time.perf_counter()
         score = solver.solve("", weak=args.weak)
         dt = time.perf_counter() - t0

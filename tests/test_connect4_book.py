@@ -6,7 +6,8 @@ import pytest
 
 from unbeatable import get_game, search
 from unbeatable.games.connect4 import Solver
-from unbeatable.games.connect4.book import build, load, lookup, positions_by_ply
+from unbeatable.games.connect4.book import load, lookup
+from unbeatable.games.connect4.book_build import build, positions_by_ply
 
 
 def test_a_book_built_on_a_small_board_agrees_with_the_solver() -> None:
@@ -53,14 +54,22 @@ def test_the_shipped_book_is_consistent_between_layers() -> None:
 def test_the_first_moves_are_answered_from_the_book_without_the_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from unbeatable.game import SolveRequest
     from unbeatable.games.connect4 import exact
 
-    def no_solver(game: object) -> None:
-        raise AssertionError("the solver was asked about a book position")
-
-    monkeypatch.setattr(exact, "solver_for", no_solver)
     game = get_game("connect4")
-    for moves in ["", "1", "4", "44", "43", "71"]:
+    positions = ["", "1", "4", "44", "43", "71"]
+    for moves in positions:  # through the whole search (its line may go past the book)
         result = search(game.parse_position(moves), analyse=True)
         assert result.algorithm == "solver" and result.exact and result.move is not None
         assert len(result.pv) >= 1
+
+    def no_solver(game: object, table_size: int | None = None) -> None:
+        raise AssertionError("the solver was asked about a book position")
+
+    monkeypatch.setattr(exact, "solver_for", no_solver)
+    for moves in positions:
+        state = game.parse_position(moves)
+        answer = exact.move_values(state, SolveRequest())  # type: ignore[arg-type]
+        assert answer is not None and answer.complete
+        assert set(answer.values) == set(state.legal_moves())

@@ -84,10 +84,14 @@ def deepen(
     """
     max_depth = limits.depth if limits.depth is not None else UNLIMITED
     longest = state.max_plies
-    if algorithm != "alphabeta-stack" and (
-        longest is None or longest - state.ply > RECURSION_SAFE_PLIES
+    if (
+        limits.bounded
+        and algorithm != "alphabeta-stack"
+        and (longest is None or longest - state.ply > RECURSION_SAFE_PLIES)
     ):
-        max_depth = min(max_depth, RECURSION_SAFE_PLIES)  # a recursive search of a long game
+        # A recursive search of a long game under a budget deepens no further than recursion
+        # allows (an exact one is refused up front, or fails with a clear error).
+        max_depth = min(max_depth, RECURSION_SAFE_PLIES)
     repeat = limits.bounded or options.iterative
     depths: Sequence[int] = range(1, max_depth + 1) if repeat else (max_depth,)
     last: SearchResult | None = None

@@ -141,8 +141,10 @@ class Searcher(Searching):
 
 
 def solver_may_answer(limits: Limits) -> bool:
-    """Whether a game's own solver answers under ``limits``: an exact search (no limits)."""
-    return limits == Limits()
+    """Whether a game's own solver answers under ``limits``: any search without a depth limit
+    (a depth limit asks for the generic search with the game's evaluation). A time or node
+    budget is the solver's to honour (it then answers with what it knows)."""
+    return limits.depth is None
 
 
 def solver_result(

@@ -23,13 +23,15 @@ Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
 stone when ``n`` stones are already on the board scores ``(cells + 1 - n) // 2``
 and the loser the negation; scores are from the side to move's view.
 
-Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 8``).  The key
+Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 16``).  The key
 ``k`` is scrambled by ``h = k * HASH_MUL mod 2**64`` (a bijection: the
 multiplier is odd); the position lives in slot ``h >> (64 - b)`` (the top ``b``
-bits of ``h``) and the slot holds ``(h << 8) | code``.  The slot index gives the
-top bits of ``h`` and the stored word its low 56 bits, so a hit is never a
-false hit, for any board size, and no division is needed.  ``code`` is never 0
-(0 = empty slot): ``code = v + 64`` stores the upper bound ``v`` (the search
+bits of ``h``) and the slot holds ``(h << 16) | (gen << 8) | code``.  The slot index
+gives the top 16 or more bits of ``h`` and the stored word its low 48 bits, so a hit is
+never a false hit, for any board size, and no division is needed.  ``gen`` (1..255) is
+the table's generation: a slot of another generation (or 0, empty) is a miss, so the
+table is cleared by moving to the next generation.  ``code = v + 64`` stores the upper
+bound ``v`` (the search
 failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
 high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
 store overwrites whatever the slot held (another position, or an older bound
@@ -47,6 +49,7 @@ U1 = np.uint64(1)
 U2 = np.uint64(2)
 U3 = np.uint64(3)
 U8 = np.uint64(8)
+U16 = np.uint64(16)
 U255 = np.uint64(255)
 HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection
 
@@ -54,11 +57,23 @@ UPPER_CODE = 64
 LOWER_CODE = 160
 FULL_COLUMN = -1000  # score-map marker of a full column
 
-# status codes of play_moves
+# status codes of play_moves (and STOPPED: a search cut short)
 OK = 0
 BAD_COLUMN = 1
 COLUMN_FULL = 2
 GAME_OVER = 3
+STOPPED = 4
+
+ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
+MOOT = 10_001  # negamax's value when other threads already answered its probe
+SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
+NOT_FOUND = -10_000  # db_probe: the position is not in the database
+
+# the control array (int64) shared by a search and whoever watches it
+CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,096 nodes
+CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
+CTRL_GEN = 2  # the table generation, 1..255
+CTRL_SIZE = 4
 
 
 if getattr(numba.config, "DISABLE_JIT", False):
@@ -200,26 +215,103 @@ def table_shift(n_slots):
     return np.uint64(64 - bits)
 
 
+@njit(cache=True, inline="always")
+def _huffman(p1, mask, width, height, mirrored):
+    """The database key of a position: columns left to right (right to left if ``mirrored``),
+    each stone bottom up as 2 bits (``10`` first player, ``11`` second), then a ``0`` ending
+    the column, then one more ``0``; for 12 stones this fills exactly 32 bits, read as a
+    signed 32-bit integer."""
+    code = np.int64(0)
+    for i in range(width):
+        col = width - 1 - i if mirrored else i
+        for row in range(height):
+            bit = U1 << np.uint64(col * (height + 1) + row)
+            if (mask & bit) == U0:
+                break
+            code = (code << 2) | (2 if (p1 & bit) != U0 else 3)
+        code <<= 1
+    code <<= 1
+    if code >= (np.int64(1) << 31):
+        code -= np.int64(1) << 32
+    return code
+
+
+@njit(cache=True, inline="always")
+def _bsearch(keys, key):
+    """Index of ``key`` in the sorted array ``keys``, or -1."""
+    lo = 0
+    hi = keys.shape[0] - 1
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        k = np.int64(keys[mid])
+        if k == key:
+            return mid
+        if k < key:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
 @njit(cache=True)
+def db_probe(current, mask, nb, width, height, db_keys, db_vals):
+    """The exact score (side to move's view) of a position of the 12-stone database, or
+    NOT_FOUND.  The database stores, from the first player's view, 0 for a draw and
+    ``+-(100 - d)`` for a win or loss ``d`` plies from now (the winning stone included); a
+    win whose winning stone is the ``d``-th from here scores ``(cells + 2 - nb - d) // 2``."""
+    p1 = current if (nb & 1) == 0 else current ^ mask
+    i = _bsearch(db_keys, _huffman(p1, mask, width, height, False))
+    if i < 0:
+        i = _bsearch(db_keys, _huffman(p1, mask, width, height, True))
+        if i < 0:
+            return NOT_FOUND
+    v = np.int64(db_vals[i])
+    if v == 0:
+        return 0
+    d = 100 - abs(v)
+    s = (width * height + 2 - nb - d) // 2
+    if v < 0:
+        s = -s
+    if (nb & 1) == 1:
+        s = -s
+    return s
+
+
+@njit(cache=True, nogil=True)
 def negamax(
-    root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi
-):
+    root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, shared,
+):  # fmt: skip
     """Alpha-beta negamax value of a position (fail-hard bounds), without recursion.
 
     Returns ``v`` with: ``v <= alpha`` => true score <= v; ``v >= beta`` => true
-    score >= v; otherwise ``v`` is the exact score.  Preconditions: ``alpha < beta``
-    and the side to move cannot win with its next stone.  ``stats[0]`` counts
-    the nodes.
+    score >= v; otherwise ``v`` is the exact score; or ABORTED when ``ctrl`` said stop, or
+    MOOT when the bounds ``shared[0] <= score <= shared[1]`` (which other threads may tighten)
+    already answer a null-window probe ``root_alpha + 1 == root_beta`` (the table then holds only
+    bounds of subtrees searched to the end, true for any later search).
+    Preconditions: ``alpha < beta`` and the side to move cannot win with its next stone.
+    ``stats[0]`` counts the nodes, ``stats[1]`` the database hits.
+
+    Positions of ``db_ply`` stones are looked up in the database (``db_keys``/``db_vals``,
+    sorted; ``db_ply < 0``: none).  Every 4,096 nodes the search reads ``ctrl``: it stops if
+    ``ctrl[CTRL_STOP] != 0`` or the node count reaches ``ctrl[CTRL_MAX_NODES]``.  Table
+    entries carry the generation ``ctrl[CTRL_GEN]`` (1..255): entries of older generations
+    are misses, so clearing the table costs one increment.
 
     The search keeps its own stack, one row per ply ``d`` below the root:
     ``fu[d]`` = (current, mask, table slot, table tag, ordered moves...) and
     ``fi[d]`` = (alpha, beta, number of moves, next move index, move scores...).
     Both arrays need ``width * height + 1`` rows and ``width + 4`` columns.
+
+    One long function on purpose: numba compiles the explicit-stack loop far better than
+    recursion or helper calls that pass the stack around.
     """
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     shift = table_shift(table.shape[0])
+    gen = np.uint64(ctrl[CTRL_GEN]) << U8
+    max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
     d = 0
@@ -232,6 +324,13 @@ def negamax(
         # ---- enter the node of ply d: either its value is known at once, or its
         # ---- ordered move list is set up in row d
         nodes += 1
+        if (nodes & 4095) == 0:
+            if ctrl[CTRL_STOP] != 0 or nodes >= max_nodes:
+                stats[0] += nodes
+                return ABORTED
+            if shared[0] > root_alpha or shared[1] <= root_alpha:
+                stats[0] += nodes
+                return MOOT
         current = fu[d, 0]
         mask = fu[d, 1]
         nb = root_nb + d
@@ -244,16 +343,22 @@ def negamax(
         elif nb >= cells - 2:
             v = 0  # neither side can make four before the board is full
         else:
+            v = NOT_FOUND
+            if nb == db_ply:
+                v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
+                if v != NOT_FOUND:
+                    stats[1] += 1
+        if v == NOT_FOUND:
             lo = -((cells - 2 - nb) // 2)  # the opponent cannot win at its next stone
             if alpha < lo:
                 alpha = lo
             hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
             h = (current + mask) * HASH_MUL
             slot = h >> shift
-            tag = h << U8
+            tag = (h << U16) | gen
             if alpha < beta:
                 entry = table[slot]
-                if entry != U0 and ((entry ^ tag) >> U8) == U0:
+                if ((entry ^ tag) >> U8) == U0:
                     code = np.int64(entry & U255)
                     if code < 128:
                         ub = code - UPPER_CODE
@@ -326,14 +431,46 @@ def negamax(
             done = True
 
 
-@njit(cache=True)
-def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi):
-    """Exact score of a position (weak: -1/0/1 only) by null-window probes.
+@njit(cache=True, nogil=True)
+def _probe(
+    current, mask, nb, med, width, height, table, stats, fu, fi, db_keys, db_vals, db_ply, ctrl,
+    shared, bounds,
+):  # fmt: skip
+    """One null-window probe ``negamax(med, med + 1)``: tighten ``bounds`` (this search's
+    ``[lo, hi]``) and ``shared`` (every thread's) with its answer; return negamax's value."""
+    r = negamax(
+        current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, shared,
+    )  # fmt: skip
+    if r >= ABORTED:  # ABORTED or MOOT
+        return r
+    if r <= med:
+        bounds[1] = min(bounds[1], r)
+        shared[1] = min(shared[1], r)
+    else:
+        bounds[0] = max(bounds[0], r)
+        shared[0] = max(shared[0], r)
+    return r
+
+
+@njit(cache=True, nogil=True)
+def solve_position(
+    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
+):  # fmt: skip
+    """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
+    out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
     ``negamax(med, med + 1)``; ``med`` first goes half-way towards the
     bounds, where probes are cheap (they only have to look at quick wins or
-    losses), then closes in on the score.
+    losses), then closes in on the score.  The bounds of a weak solve are signs.
+
+    Several threads may solve the same position with the same ``shared`` bounds (int64[2],
+    start ``[-BIG, BIG]``): each reads and tightens them around every probe, and a probe that
+    the others answered first stops (MOOT).  The main thread (``role`` 0) probes where a lone
+    search would; a helper (``role`` > 0) probes next to it, so that the last two (the
+    costliest) probes around the score run at the same time.
     """
     current = np.uint64(current_in)
     mask = np.uint64(mask_in)
@@ -341,32 +478,51 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, f
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     if nb >= cells:
-        return 0
+        out[0] = 0
+        out[1] = 0
+        return True
     if can_win_next(current, mask, height, bottom, board):
-        if weak:
-            return 1
-        return (cells + 1 - nb) // 2
-    lo = -((cells - nb) // 2)
-    hi = (cells + 1 - nb) // 2
+        s = 1 if weak else (cells + 1 - nb) // 2
+        out[0] = s
+        out[1] = s
+        return True
+    b = np.zeros(2, dtype=np.int64)
+    b[0] = -((cells - nb) // 2)
+    b[1] = (cells + 1 - nb) // 2
+    if nb == db_ply:
+        v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
+        if v != NOT_FOUND:
+            b[0] = v
+            b[1] = v
+    aborted = False
     if weak:
-        # two cheap probes first: a quick win?  a quick loss?  (the score bounds make
-        # the deep lines irrelevant to them, and a plain [-1, 1] search can get lost
-        # in slow wins); then the [-1, 1] window
-        med = hi // 2
-        if med > 0:
-            r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
-            if r > med:
-                return 1
-            hi = r
-        med = -((-lo) // 2)
-        if med < 0:
-            r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
-            if r <= med:
-                return -1
-            lo = r
-        lo = max(lo, -1)
-        hi = min(hi, 1)
-    while lo < hi:
+        # two cheap probes first: a quick win?  a quick loss?  (the score bounds make the
+        # deep lines irrelevant to them, and a plain [-1, 1] search can get lost in slow
+        # wins); then the [-1, 1] window (clipping the bounds there keeps their signs)
+        med = b[1] // 2
+        if med > 0 and b[0] < med:
+            r = _probe(
+                current, mask, nb, med, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, shared, b,
+            )  # fmt: skip
+            aborted = r == ABORTED
+        med = -((-b[0]) // 2)
+        if not aborted and b[0] < 1 and med < 0 and b[1] > med:
+            r = _probe(
+                current, mask, nb, med, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, shared, b,
+            )  # fmt: skip
+            aborted = r == ABORTED
+        if b[0] < 1 and b[1] > -1:
+            b[0] = max(b[0], -1)
+            b[1] = min(b[1], 1)
+    while not aborted:
+        b[0] = max(b[0], shared[0])
+        b[1] = min(b[1], shared[1])
+        lo = b[0]
+        hi = b[1]
+        if lo >= hi or (weak and (lo > 0 or hi < 0)):
+            break
         med = lo + (hi - lo) // 2
         half_lo = -((-lo) // 2)  # lo / 2 rounded towards 0
         half_hi = hi // 2
@@ -374,18 +530,26 @@ def solve_position(current_in, mask_in, nb, weak, width, height, table, stats, f
             med = half_lo
         elif med >= 0 and half_hi > med:
             med = half_hi
-        r = negamax(current, mask, nb, med, med + 1, width, height, table, stats, fu, fi)
-        if r <= med:
-            hi = r
-        else:
-            lo = r
+        if role > 0:
+            if med + 1 < hi:
+                med += 1
+            elif med - 1 >= lo:
+                med -= 1
+        r = _probe(
+            current, mask, nb, med, width, height, table, stats, fu, fi,
+            db_keys, db_vals, db_ply, ctrl, shared, b,
+        )  # fmt: skip
+        aborted = r == ABORTED
+    lo = b[0]
+    hi = b[1]
     if weak:
-        if lo > 0:
-            return 1
-        if hi < 0:
-            return -1
-        return 0
-    return lo
+        lo = (lo > 0) - (lo < 0)
+        hi = (hi > 0) - (hi < 0)
+        if lo > hi:  # hi < 0 was found after lo was clipped to -1
+            lo = hi
+    out[0] = lo
+    out[1] = hi
+    return lo == hi or not aborted
 
 
 @njit(cache=True)
@@ -417,81 +581,94 @@ def play_moves(cols, start, end, width, height):
     return current, mask, nb, OK
 
 
-@njit(cache=True)
-def solve_moves(cols, weak, width, height, table, stats, fu, fi):
-    """Play 0-based columns ``cols`` from the empty board, then solve: one compiled call.
-
-    Returns ``(status, nb, score)``; see ``play_moves`` for ``status`` and ``nb``.
+@njit(cache=True, nogil=True)
+def score_map(
+    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
+):  # fmt: skip
+    """``out_lo[col] <= score of playing column col <= out_hi[col]`` (side to move's view;
+    equal once solved), or FULL_COLUMN in both for a full column.  Columns are solved in the
+    order ``order`` (0-based columns); returns True if every column was solved, False when
+    ``ctrl`` stopped the search (the columns not reached keep the trivial bounds).
     """
-    current, mask, nb, status = play_moves(cols, 0, cols.shape[0], width, height)
-    if status != OK:
-        return status, nb, 0
-    return status, nb, solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
-
-
-@njit(cache=True)
-def score_map(current_in, mask_in, nb, weak, width, height, table, stats, fu, fi, out):
-    """``out[col]`` = score of playing column ``col`` (side to move's view), or
-    FULL_COLUMN for a full column."""
     current = np.uint64(current_in)
     mask = np.uint64(mask_in)
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     wins = winning_cells(current, mask, height, board)
-    for col in range(width):
+    res = np.zeros(2, dtype=np.int64)
+    shared = np.zeros(2, dtype=np.int64)
+    complete = True
+    for i in range(order.shape[0]):
+        col = order[i]
         cm = column_mask(col, height)
         m = (mask + (bottom & cm)) & cm
         if m == U0:
-            out[col] = FULL_COLUMN
+            out_lo[col] = FULL_COLUMN
+            out_hi[col] = FULL_COLUMN
         elif (wins & m) != U0:
-            out[col] = 1 if weak else (cells + 1 - nb) // 2
+            out_lo[col] = 1 if weak else (cells + 1 - nb) // 2
+            out_hi[col] = out_lo[col]
+        elif not complete:
+            out_lo[col] = -1 if weak else -((cells - nb) // 2)
+            out_hi[col] = 1 if weak else (cells - nb) // 2
         else:
-            out[col] = -solve_position(
-                current ^ mask,
-                mask | m,
-                nb + 1,
-                weak,
-                width,
-                height,
-                table,
-                stats,
-                fu,
-                fi,
-            )
+            shared[0] = -SHARED_BIG
+            shared[1] = SHARED_BIG
+            done = solve_position(
+                current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+            )  # fmt: skip
+            out_lo[col] = -res[1]
+            out_hi[col] = -res[0]
+            if not done:
+                complete = False
+    return complete
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_batch(
-    cols,
-    offsets,
-    weak,
-    reset_each,
-    width,
-    height,
-    table,
-    stats,
-    fu,
-    fi,
-    out_scores,
-    out_nodes,
-    out_status,
-):
+    cols, offsets, weak, reset_each, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, out_scores, out_nodes, out_status,
+):  # fmt: skip
     """Solve position ``i`` = moves ``cols[offsets[i]:offsets[i + 1]]`` for every ``i``.
 
-    The table is kept from one position to the next unless ``reset_each``.
-    Positions with a bad move sequence get ``out_status[i] != OK`` and score 0.
+    The table is kept from one position to the next unless ``reset_each`` (then the
+    generation ``ctrl[CTRL_GEN]`` moves on: a fixed cost, the slots are not touched, except
+    a real clear every 255 generations).  Positions with a bad move sequence get
+    ``out_status[i] != OK`` and score 0; a search stopped by ``ctrl`` gets STOPPED.
     """
     n = offsets.shape[0] - 1
+    res = np.zeros(2, dtype=np.int64)
+    shared = np.zeros(2, dtype=np.int64)
     for i in range(n):
         current, mask, nb, status = play_moves(cols, offsets[i], offsets[i + 1], width, height)
         out_status[i] = status
+        out_scores[i] = 0
+        out_nodes[i] = 0
         if status != OK:
-            out_scores[i] = 0
-            out_nodes[i] = 0
             continue
         if reset_each:
-            table[:] = U0
+            next_generation(table, ctrl)
         before = stats[0]
-        out_scores[i] = solve_position(current, mask, nb, weak, width, height, table, stats, fu, fi)
+        shared[0] = -SHARED_BIG
+        shared[1] = SHARED_BIG
+        done = solve_position(
+            current, mask, nb, weak, width, height, table, stats, fu, fi,
+            db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+        )  # fmt: skip
+        out_scores[i] = res[0]
         out_nodes[i] = stats[0] - before
+        if not done:
+            out_status[i] = STOPPED
+
+
+@njit(cache=True, nogil=True)
+def next_generation(table, ctrl):
+    """Make every table entry stale: the next generation (1..255), or a real clear on wrap."""
+    g = ctrl[CTRL_GEN] + 1
+    if g > 255:
+        table[:] = U0
+        g = 1
+    ctrl[CTRL_GEN] = g

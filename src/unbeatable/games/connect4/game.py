@@ -448,22 +448,23 @@ class Connect4State(State):
     has_solver = True
 
     def solver_value(self, request: SolveRequest) -> int | None:
-        """The exact score from the opening book or the compiled solver (see :mod:`.exact`)."""
+        """The exact score from the opening book, the database or the compiled solver (see
+        :mod:`.exact`); None when a limit in ``request`` or Ctrl-C stopped it first."""
         if self.outcome_ is not None:
             return None
         from .exact import value
 
-        return value(self, request.weak)
+        return value(self, request)
 
     def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
-        """Every legal column's exact score, from the opening book or the compiled solver
-        (``quick``: the book, or the solver once the position is late enough to be fast)."""
+        """Every legal column's exact score, from the opening book, the database or the compiled
+        solver, with bounds for the columns still open when a limit or Ctrl-C stopped it
+        (``quick``: None when neither book nor database serves and the position is early)."""
         if self.outcome_ is not None:
             return None
         from .exact import move_values
 
-        values = move_values(self, request.quick)
-        return None if values is None else SolveAnswer(values)
+        return move_values(self, request)
 
     # --- notation ------------------------------------------------------------------------
 

@@ -16,25 +16,38 @@ solves faster); :meth:`Solver.reset` clears it.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
-from unbeatable.games.connect4 import _kernel as K
+from . import _kernel as K
+from .database import load as load_database
+from .database import no_database
 
-__all__ = ["DEFAULT_TABLE_BYTES", "BatchResult", "Solver", "compile_kernels", "encode_moves"]
+__all__ = [
+    "DEFAULT_TABLE_BYTES",
+    "Analysis",
+    "BatchResult",
+    "Solver",
+    "compile_kernels",
+    "encode_moves",
+]
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size: 64 MiB, i.e. 2**23 = 8,388,608 slots of 8 bytes."""
 
-_MIN_SLOTS = 1024
+_MIN_SLOTS = 1 << 16  # the slot index must hold the top 16 bits of the hash
 _STATUS_TEXT = {
     K.BAD_COLUMN: "not a column",
     K.COLUMN_FULL: "column already full",
     K.GAME_OVER: "game already over (a move made four in a row)",
+    K.STOPPED: "search stopped",
 }
 
 Moves = str | Sequence[int]
@@ -77,24 +90,62 @@ class BatchResult:
     nodes: npt.NDArray[np.int64]
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """What a limited search knows: ``lower[i] <= value[i] <= upper[i]`` for each entry (one
+    entry for :meth:`Solver.bounds`, one per column for :meth:`Solver.analyze`, None for a full
+    column). ``complete``: every bound is exact (``lower == upper``); ``interrupted``: Ctrl-C
+    stopped the search."""
+
+    lower: list[int | None]
+    upper: list[int | None]
+    complete: bool
+    interrupted: bool
+    nodes: int
+
+
+class _Worker:
+    """One search thread's private arrays: its stack, counters and control array."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.fu = np.zeros((width * height + 1, width + 4), dtype=np.uint64)
+        self.fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.ctrl = np.zeros(K.CTRL_SIZE, dtype=np.int64)
+        self.lo = np.zeros(width, dtype=np.int64)
+        self.hi = np.zeros(width, dtype=np.int64)
+        self.res = np.zeros(2, dtype=np.int64)
+        self.complete = False
+
+
 class Solver:
     """Strong (exact score) or weak (win/draw/loss) Connect Four solver.
 
     ``table_bytes`` sets the transposition-table memory (8 bytes a slot; the
-    number of slots is the largest power of two that fits, at least 1024).
+    number of slots is the largest power of two that fits, at least 65,536).
     ``width`` x ``height`` is the board; any size with ``(height + 1) * width <= 64``
     works (the string form of moves needs ``width <= 9``).
 
+    ``book`` (7 x 6 only): positions of 12 stones come from BitBully's database
+    (:mod:`.database`), so that every earlier position is a short search; False solves by
+    search alone. ``threads``: how many threads search one position (sharing the table;
+    None: every core).
+
     The table persists across calls (never cleared unless :meth:`reset` is
     called, or ``solve_many(..., reset_each=True)``); its replacement rule is
-    "always replace" (see ``_kernel``).
+    "always replace" (see ``_kernel``); clearing it costs one generation step.
 
-    ``nodes`` is the number of search nodes visited by the last call of
-    :meth:`solve`, :meth:`score_map` or :meth:`solve_many`.
+    ``nodes`` is the number of search nodes visited by the last call (by all its threads;
+    ``thread_nodes``: by each thread).
     """
 
     def __init__(
-        self, table_bytes: int = DEFAULT_TABLE_BYTES, width: int = 7, height: int = 6
+        self,
+        table_bytes: int = DEFAULT_TABLE_BYTES,
+        width: int = 7,
+        height: int = 6,
+        book: bool = True,
+        threads: int | None = 1,
     ) -> None:
         if width < 1 or height < 1 or (height + 1) * width > 64:
             raise ValueError(f"board {width}x{height} does not fit a 64-bit word")
@@ -103,21 +154,53 @@ class Solver:
         slots = 1 << (max(table_bytes // 8, _MIN_SLOTS).bit_length() - 1)
         self.table: npt.NDArray[np.uint64] = np.zeros(slots, dtype=np.uint64)
         self.table.fill(0)  # touch every page now, not during the first searches
-        self._stats = np.zeros(4, dtype=np.int64)
-        # the search stack of the kernel: one row per ply
-        self._fu = np.zeros((width * height + 1, width + 4), dtype=np.uint64)
-        self._fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
+        self.generation = 1
+        self.threads = threads
+        self.database = no_database()
+        if book and (width, height) == (7, 6):
+            self.database = load_database()
+        self._workers = [_Worker(width, height)]
+        self._stats = self._workers[0].stats
+        self._fu = self._workers[0].fu
+        self._fi = self._workers[0].fi
+        self._ctrl = self._workers[0].ctrl
+        self._lock = threading.Lock()
         self.nodes = 0
+        self.thread_nodes: list[int] = []
 
     @property
     def table_slots(self) -> int:
         """Number of transposition-table slots (a power of two)."""
         return int(self.table.shape[0])
 
+    @property
+    def book(self) -> bool:
+        """True when the 12-stone database is in use."""
+        return self.database.loaded
+
     def reset(self) -> None:
-        """Clear the transposition table and the node counter."""
-        self.table.fill(0)
+        """Clear the transposition table (a new generation: no memory is touched, except a
+        real clear once in 255 generations) and the node counter."""
+        self.generation += 1
+        if self.generation > 255:
+            self.clear()
         self.nodes = 0
+
+    @property
+    def resets_left(self) -> int:
+        """How many more generation steps before :meth:`reset` (or ``solve_many(...,
+        reset_each=True)``) has to zero the whole table."""
+        return 255 - self.generation
+
+    def clear(self) -> None:
+        """Zero the whole table now (a memory-bound pass: milliseconds for 64 MiB), so that
+        the next 254 clears cost nothing."""
+        self.table.fill(0)
+        self.generation = 1
+
+    def _db(self, book: bool | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8], int]:
+        db = self.database if book is None or book else no_database()
+        return db.keys, db.values, db.ply
 
     def _cols(self, moves: Moves) -> npt.NDArray[np.int8]:
         """0-based columns; a string is checked by the kernel (bad characters become
@@ -137,72 +220,195 @@ class Solver:
             )
         return ValueError(f"illegal move {index + 1} in {moves!r}: {_STATUS_TEXT[status]}")
 
-    def _position(self, moves: Moves) -> tuple[np.uint64, np.uint64, int]:
+    def _position(self, moves: Moves) -> tuple[int, int, int]:
         cols = self._cols(moves)
         current, mask, nb, status = K.play_moves(cols, 0, cols.shape[0], self.width, self.height)
         if status != K.OK:
             raise self._error(moves, int(status), int(nb))
-        return np.uint64(current), np.uint64(mask), int(nb)
+        return int(current), int(mask), int(nb)
 
-    def solve(self, moves: Moves = "", weak: bool = False) -> int:
+    def solve(self, moves: Moves = "", weak: bool = False, book: bool | None = None) -> int:
         """Score of the position after ``moves`` for the side to move (weak: 1/0/-1)."""
-        cols = self._cols(moves)
-        before = int(self._stats[0])
-        with _kernel_context():
-            status, nb, score = K.solve_moves(
-                cols, weak, self.width, self.height, self.table, self._stats, self._fu, self._fi
-            )
-        self.nodes = int(self._stats[0]) - before
-        if status != K.OK:
-            raise self._error(moves, int(status), int(nb))
-        return int(score)
+        return self.solve_bitboards(*self._position(moves), weak=weak, book=book)
 
-    def score_map(self, moves: Moves = "", weak: bool = False) -> list[int | None]:
+    def score_map(
+        self, moves: Moves = "", weak: bool = False, book: bool | None = None
+    ) -> list[int | None]:
         """Score of each column's move for the side to move; None for a full column.
 
         The position's own score is the maximum of the map.  In a position whose
         game is over already, ValueError is raised.
         """
         current, mask, nb = self._position(moves)
-        out = np.zeros(self.width, dtype=np.int64)
-        before = int(self._stats[0])
-        with _kernel_context():
-            K.score_map(
-                current, mask, nb, weak, self.width, self.height, self.table, self._stats,
-                self._fu, self._fi, out,
-            )  # fmt: skip
-        self.nodes = int(self._stats[0]) - before
-        return [None if v == K.FULL_COLUMN else int(v) for v in out]
+        result = self.analyze(current, mask, nb, weak=weak, book=book)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        return result.lower
 
-    def solve_bitboards(self, current: int, mask: int, moves: int, weak: bool = False) -> int:
+    def solve_bitboards(
+        self, current: int, mask: int, moves: int, weak: bool = False, book: bool | None = None
+    ) -> int:
         """Score of the position given as bitboards (the side to move's stones, all stones,
         the number of stones): the layout of :class:`~.game.Connect4State`."""
-        before = int(self._stats[0])
-        with _kernel_context():
-            score = K.solve_position(
-                np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height,
-                self.table, self._stats, self._fu, self._fi,
-            )  # fmt: skip
-        self.nodes = int(self._stats[0]) - before
-        return int(score)
+        result = self.bounds(current, mask, moves, weak=weak, book=book)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        value = result.lower[0]
+        assert value is not None
+        return value
 
-    def score_map_bitboards(self, current: int, mask: int, moves: int) -> list[int | None]:
+    def score_map_bitboards(
+        self, current: int, mask: int, moves: int, book: bool | None = None
+    ) -> list[int | None]:
         """Every column's exact score in the position given as bitboards; None if full."""
-        out = np.zeros(self.width, dtype=np.int64)
-        before = int(self._stats[0])
-        with _kernel_context():
-            K.score_map(
-                np.uint64(current), np.uint64(mask), moves, False, self.width, self.height,
-                self.table, self._stats, self._fu, self._fi, out,
-            )  # fmt: skip
-        self.nodes = int(self._stats[0]) - before
-        return [None if v == K.FULL_COLUMN else int(v) for v in out]
+        result = self.analyze(current, mask, moves, book=book)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        return result.lower
 
     def best_moves(self, moves: Moves = "") -> list[int]:
         """The 1-based columns that reach the position's exact score."""
         scores = self.score_map(moves)
         top = max((s for s in scores if s is not None), default=None)
         return [i + 1 for i, s in enumerate(scores) if s is not None and s == top]
+
+    def bounds(
+        self, current: int, mask: int, moves: int, *, weak: bool = False,
+        book: bool | None = None, threads: int | None = None,
+        deadline: float | None = None, max_nodes: int | None = None,
+    ) -> Analysis:  # fmt: skip
+        """The position's score, or bounds of it when ``deadline`` (a :func:`time.perf_counter`
+        reading), ``max_nodes`` or Ctrl-C stopped the search first (see :class:`Analysis`)."""
+        db = self._db(book)
+        args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
+
+        shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
+
+        def run(w: _Worker, role: int, _: int) -> bool:
+            done: bool = K.solve_position(
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
+            )
+            w.lo[0], w.hi[0] = w.res
+            return done
+
+        return self._search(run, 1, threads, deadline, max_nodes)
+
+    def analyze(
+        self, current: int, mask: int, moves: int, *, weak: bool = False,
+        book: bool | None = None, threads: int | None = None,
+        deadline: float | None = None, max_nodes: int | None = None,
+    ) -> Analysis:  # fmt: skip
+        """Every column's score (None: a full column), or bounds of them when a limit or Ctrl-C
+        stopped the search first. Raises ValueError when the game is over already."""
+        db = self._db(book)
+        args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
+        mid = self.width // 2
+        centre = [mid + i // 2 if i % 2 == 0 else mid - (i + 1) // 2 for i in range(self.width)]
+
+        def run(w: _Worker, role: int, threads: int) -> bool:
+            # the threads start at columns spread over the centre-first order, so that they
+            # first solve different columns; a column that another thread solved is then a
+            # few table hits
+            first = role * self.width // threads
+            order = np.array(centre[first:] + centre[:first], dtype=np.int64)
+            done: bool = K.score_map(
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
+            )
+            return done
+
+        return self._search(run, self.width, threads, deadline, max_nodes)
+
+    def _search(
+        self,
+        run: Callable[[_Worker, int, int], bool],
+        entries: int,
+        threads: int | None,
+        deadline: float | None,
+        max_nodes: int | None,
+    ) -> Analysis:
+        """Run ``run(worker, role, threads)`` on ``threads`` workers sharing the table, each in
+        a thread of its own (the first to finish stops the others), while this thread watches
+        the deadline and Ctrl-C; then merge what they know."""
+        wanted = threads if threads is not None else self.threads
+        n = max(1, wanted if wanted is not None else os.cpu_count() or 1)
+        with self._lock:  # one search at a time on this solver's table and workers
+            while len(self._workers) < n:
+                self._workers.append(_Worker(self.width, self.height))
+            workers = self._workers[:n]
+            budget = max_nodes // n if max_nodes is not None else 1 << 62
+            for w in workers:
+                w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, 0)
+                w.complete = False
+            before = [int(w.stats[0]) for w in workers]
+            finished = threading.Event()
+
+            def target(w: _Worker, role: int) -> None:
+                try:
+                    with _kernel_context():
+                        w.complete = run(w, role, n)
+                finally:
+                    finished.set()
+
+            jobs = [
+                threading.Thread(target=target, args=(w, i), daemon=True)
+                for i, w in enumerate(workers)
+            ]
+            interrupted = False
+            try:
+                for job in jobs:
+                    job.start()
+                interrupted = self._watch(jobs, workers, finished, deadline)
+            except KeyboardInterrupt:  # while the threads were starting
+                interrupted = True
+            finally:  # never leave a search running: stop and wait for every started thread
+                for w in workers:
+                    w.ctrl[K.CTRL_STOP] = 1
+                for job in jobs:
+                    if job.ident is not None:
+                        job.join()
+            self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
+            self.nodes = sum(self.thread_nodes)
+            return self._merge(workers, entries, interrupted)
+
+    @staticmethod
+    def _watch(
+        jobs: list[threading.Thread],
+        workers: list[_Worker],
+        finished: threading.Event,
+        deadline: float | None,
+    ) -> bool:
+        """Wait for the first complete worker, the deadline or Ctrl-C; stop the others; return
+        True on Ctrl-C."""
+        interrupted = False
+        try:
+            while any(job.is_alive() for job in jobs):
+                wait = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
+                finished.wait(max(wait, 0.0))
+                finished.clear()
+                expired = deadline is not None and time.perf_counter() >= deadline
+                if expired or any(w.complete for w in workers):
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        for w in workers:
+            w.ctrl[K.CTRL_STOP] = 1
+        for job in jobs:
+            job.join()
+        return interrupted
+
+    def _merge(self, workers: list[_Worker], entries: int, interrupted: bool) -> Analysis:
+        """The first complete worker's answer, else the tightest bounds of all of them."""
+        for w in workers:
+            if w.complete:
+                lo, hi = w.lo[:entries], w.hi[:entries]
+                break
+        else:
+            lo = np.max([w.lo[:entries] for w in workers], axis=0)
+            hi = np.min([w.hi[:entries] for w in workers], axis=0)
+        lower = [None if v == K.FULL_COLUMN else int(v) for v in lo]
+        upper = [None if v == K.FULL_COLUMN else int(v) for v in hi]
+        complete = all(a == b for a, b in zip(lower, upper, strict=True))
+        return Analysis(lower, upper, complete, interrupted and not complete, self.nodes)
 
     def _encode_many(
         self, positions: Sequence[Moves]
@@ -225,23 +431,29 @@ class Solver:
         return flat, offsets
 
     def solve_many(
-        self, positions: Sequence[Moves], weak: bool = False, reset_each: bool = False
+        self,
+        positions: Sequence[Moves],
+        weak: bool = False,
+        reset_each: bool = False,
+        book: bool | None = None,
     ) -> BatchResult:
         """Solve many positions inside one compiled call (no per-position Python overhead).
 
         The table is kept between positions unless ``reset_each`` (which clears the
-        whole table before every position; costly for a big table).
+        table before every position: a new generation, a fixed cost whatever its size).
         """
         flat, offsets = self._encode_many(positions)
         n = len(positions)
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
+        self._ctrl[:] = (0, 1 << 62, self.generation, 0)
         with _kernel_context():
             K.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
-                self._fu, self._fi, scores, nodes, status,
+                self._fu, self._fi, *self._db(book), self._ctrl, scores, nodes, status,
             )  # fmt: skip
+        self.generation = int(self._ctrl[K.CTRL_GEN])
         self.nodes = int(nodes.sum())
         bad = np.flatnonzero(status != K.OK)
         if bad.size:
@@ -252,8 +464,6 @@ class Solver:
 
 def compile_kernels() -> float:
     """Compile (or load from numba's cache) every kernel; return the seconds it took."""
-    import time
-
     t0 = time.perf_counter()
     s = Solver(table_bytes=8 * _MIN_SLOTS, width=4, height=4)
     s.solve("")

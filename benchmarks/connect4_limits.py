@@ -1,0 +1,59 @@
+"""How promptly the compiled Connect Four solver honours a deadline and a node budget.
+
+Hard positions (Pons' Test_L1_R3, the bare solver: seconds to minutes each) are analysed with a
+deadline of 0.1 s and then with a budget of 200,000 nodes, on 1 and 2 threads; printed: how far
+past the deadline each call returned (max, mean), and the nodes searched against the budget.
+
+    PYTHONPATH=src python benchmarks/connect4_limits.py [--sample 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from connect4_solve import default_data_dir
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--sample", type=int, default=10)
+    p.add_argument("--deadline", type=float, default=0.1)
+    p.add_argument("--nodes", type=int, default=200_000)
+    args = p.parse_args(argv)
+    from unbeatable import get_game
+    from unbeatable.games.connect4.solver import Solver, compile_kernels
+
+    compile_kernels()
+    game = get_game("connect4")
+    with open(default_data_dir() / "Test_L1_R3") as f:
+        states = [game.parse_position(line.split()[0]) for line in f][: args.sample]
+    worst = 0.0
+    for threads in (1, 2):
+        solver = Solver(book=False, threads=threads)
+        late: list[float] = []
+        over: list[int] = []
+        for s in states:
+            solver.reset()
+            start = time.perf_counter()
+            r = solver.analyze(s.current, s.mask, s.moves, deadline=start + args.deadline)
+            late.append(time.perf_counter() - start - args.deadline if not r.complete else 0.0)
+            print(f"  {s}: {late[-1] * 1e3:.1f} ms late", file=sys.stderr)
+            solver.reset()
+            r = solver.analyze(s.current, s.mask, s.moves, max_nodes=args.nodes)
+            over.append(solver.nodes - args.nodes if not r.complete else 0)
+        worst = max(worst, max(late))
+        print(
+            f"{threads} thread(s), {len(states)} Test_L1_R3 positions: past the {args.deadline} s "
+            f"deadline by max {max(late) * 1e3:.1f} ms, mean {sum(late) / len(late) * 1e3:.1f} ms"
+            f"; past the {args.nodes:,}-node budget by max {max(over):,} nodes"
+        )
+    return 0 if worst < 0.05 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
