@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ..game import Move, SolveRequest, State
+from ..game import Move, SolveAnswer, SolveRequest, State
 from .engine import Engine
 from .score import WIN_MIN
 from .table import EXACT
@@ -71,18 +71,28 @@ def solver_line(
     state: State, move: Move, spent: float, request: SolveRequest
 ) -> tuple[Move, ...]:
     """The principal variation from a game's own solver: best moves followed one at a time,
-    to the end of the game, while the solver answers quickly (from its book or database, or a
-    late position) and the line costs no more than the solve did (and at least 0.2 s)."""
+    to the end of the game, while the solver answers ``request`` (a quick one: its book, its
+    database, or a small search) and the line costs no more than the solve did, and at least
+    a second (a first probe may load a database from disk). A move is followed only when its
+    exact value is known to be the best. (A longer line would need full solves of middle-game
+    positions: seconds each for Connect Four past its 12-stone database.)"""
     line = [move]
-    budget = time.perf_counter() + max(spent, 0.2)
+    budget = time.perf_counter() + max(spent, 1.0)
     position = state.play(move)
     while position.outcome() is None and time.perf_counter() < budget:
-        answer = position.solver_moves(request)
-        if answer is None or not answer.values:
+        best = _proven_best(position, position.solver_moves(request))
+        if best is None:
             break
-        solved = answer.values
-        top = max(solved.values())
-        move = next(m for m in position.legal_moves() if solved.get(m) == top)
-        line.append(move)
-        position = position.play(move)
+        line.append(best)
+        position = position.play(best)
     return tuple(line)
+
+
+def _proven_best(position: State, answer: SolveAnswer | None) -> Move | None:
+    """The first legal move whose exact value no other move can beat, if the answer has one."""
+    if answer is None or not answer.values:
+        return None
+    top = max(answer.values.values())
+    if any(high > top for _, high in answer.bounds.values()):
+        return None
+    return next((m for m in position.legal_moves() if answer.values.get(m) == top), None)
