@@ -256,6 +256,11 @@ class State(ABC):
         """The notation of ``move`` (default ``str(move)``)."""
         return str(move)
 
+    def move_label(self, move: Move) -> str:
+        """``move`` as a person reads it, where that differs from the notation machines read
+        (chess: SAN, ``Nf3``, beside UCI's ``g1f3``). Default: :meth:`move_text`."""
+        return self.move_text(move)
+
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names; raises :class:`GameError` subclasses otherwise."""
         text = text.strip()

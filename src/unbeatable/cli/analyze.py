@@ -75,9 +75,9 @@ def show(
     rows = []
     for move, score in (result.move_scores or {}).items():
         mark = "*" if move in result.best_moves else ""
-        rows.append([f"{mark}{state.move_text(move)}", describe(score, state, depth)])
+        rows.append([f"{mark}{_shown(state, move)}", describe(score, state, depth)])
     render.print_table(out, ["move", "score"], rows, align="ll", color=color)
-    out.write(f"best: {' '.join(state.move_text(m) for m in result.best_moves)}\n")
+    out.write(f"best: {' '.join(_shown(state, m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(line_text(state, result.pv))}\n")
     if result.algorithm == "solver":
         out.write(
@@ -91,3 +91,10 @@ def show(
             f"{'' if result.exact else ', heuristic'}"
             f"{', interrupted' if interrupted or not result.complete else ''}\n"
         )
+
+
+def _shown(state: State, move: object) -> str:
+    """A move for people: its notation, and its label where the game has another (chess:
+    ``h5f7 Qxf7#``)."""
+    text, label = state.move_text(move), state.move_label(move)
+    return text if label == text else f"{text} {label}"
