@@ -12,7 +12,8 @@ import sys
 import types
 from typing import Any
 
-from .driver import Searcher, check_state, search, solve
+from .deepening import check_state
+from .driver import Searcher, search, solve
 from .options import ALGORITHMS, DEFAULT_TABLE_SIZE, Limits, SearchOptions
 from .parallel import (
     ParallelSearcher,

@@ -9,13 +9,14 @@ falls back on what is known when a budget runs out, and turns Ctrl-C into
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from ..game import Move, State
+from ..game import Move, Outcome, State
 from .engine import SearchStopped
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
 from .result import (
@@ -29,7 +30,7 @@ from .result import (
 )
 from .score import Score
 
-__all__ = ["Root", "Searching", "Step", "deepen"]
+__all__ = ["Root", "Searching", "Step", "check_recursion", "check_state", "deepen"]
 
 
 @dataclass
@@ -159,9 +160,11 @@ def _result(
 
 
 class Searching(ABC):
-    """What the serial and the parallel searcher share: :meth:`search` runs :meth:`iterate`."""
+    """What the serial and the parallel searcher share: their options, :meth:`iterate`'s
+    checks and :meth:`search`; each supplies :meth:`_iterate`, its own way to run."""
 
-    @abstractmethod
+    options: SearchOptions
+
     def iterate(
         self,
         state: State,
@@ -170,8 +173,21 @@ class Searching(ABC):
         analyse: bool = False,
         stop: threading.Event | None = None,
     ) -> Iterator[SearchResult]:
-        """Yield a result after every completed iteration; the last one is the answer.
-        ``stop``: set it (from another thread) to end the search as a spent budget does."""
+        """Yield a result after every completed iteration; the last one is the answer (see
+        :func:`deepen`). ``analyse``: give every legal move its own value. ``stop``: set it
+        (from another thread) to end the search as a spent budget does."""
+        limits = Limits.of(limits)
+        check_state(state)
+        algorithm = self.options.choose_algorithm(state, limits)
+        check_recursion(state, algorithm, limits)
+        return self._iterate(state, limits, algorithm, analyse, stop)
+
+    @abstractmethod
+    def _iterate(
+        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        stop: threading.Event | None,
+    ) -> Iterator[SearchResult]:
+        """:meth:`iterate` once the arguments are checked and the algorithm chosen."""
 
     def search(
         self,
@@ -202,3 +218,33 @@ class Searching(ABC):
             ) from None
         assert result is not None
         return result
+
+
+def check_state(state: object) -> None:
+    """Refuse what is not a position the search can start from, naming the problem."""
+    if not isinstance(state, State):
+        raise TypeError(f"search needs a State, not {type(state).__name__} {state!r}")
+    outcome = state.outcome()
+    if outcome is not None and not isinstance(outcome, Outcome):
+        raise TypeError(
+            f"{type(state).__name__}.outcome() must return an Outcome or None, not {outcome!r}"
+        )
+    if outcome is None and not list(state.legal_moves()):
+        raise ValueError(
+            f"{type(state).__name__} {str(state)!r} has no legal moves but outcome() says the "
+            "game goes on: a finished game must return its Outcome"
+        )
+
+
+def check_recursion(state: State, algorithm: str, limits: Limits | None = None) -> None:
+    """Refuse, before it starts, a recursive search of a game that may outlast the recursion
+    limit within the search's depth."""
+    longest = state.max_plies
+    left = None if longest is None else longest - state.ply
+    if limits is not None and limits.depth is not None:
+        left = limits.depth if left is None else min(left, limits.depth)
+    if algorithm != "alphabeta-stack" and left is not None and left > sys.getrecursionlimit() - 100:
+        raise ValueError(
+            f"{algorithm!r} recurses once per ply and this game may last {left} "
+            "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
+        )

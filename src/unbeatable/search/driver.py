@@ -6,15 +6,14 @@ searcher (:mod:`.deepening`, :mod:`.result`, :mod:`.pv`); this module supplies t
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from ..game import FIRST, Move, Outcome, SolveAnswer, State
-from .deepening import Root, Searching, deepen
+from ..game import FIRST, Move, SolveAnswer, State
+from .deepening import Root, Searching, check_state, deepen
 from .engine import Engine
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import principal_variation, solver_line
@@ -71,22 +70,12 @@ class Searcher(Searching):
     def choose_algorithm(self, state: State) -> str:
         return self.options.choose_algorithm(state)
 
-    def iterate(
-        self,
-        state: State,
-        limits: Limits | None = None,
-        *,
-        analyse: bool = False,
-        stop: threading.Event | None = None,
+    def _iterate(
+        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        stop: threading.Event | None,
     ) -> Iterator[SearchResult]:
-        """Yield a result after every completed iteration; the last one is the answer (see
-        :func:`.deepening.deepen`)."""
-        limits = Limits.of(limits)
         start = time.perf_counter()
-        check_state(state)
         self.switch_game(state)
-        algorithm = self.options.choose_algorithm(state, limits)
-        check_recursion(state, algorithm, limits)
         engine = Engine(
             table=self.table,
             symmetry=self.options.symmetry,
@@ -273,36 +262,6 @@ class _SerialStep:
             if value > alpha:
                 root.lines[move] = [move, *engine.line(1)]
             best = max(best, value)
-
-
-def check_state(state: object) -> None:
-    """Refuse what is not a position the search can start from, naming the problem."""
-    if not isinstance(state, State):
-        raise TypeError(f"search needs a State, not {type(state).__name__} {state!r}")
-    outcome = state.outcome()
-    if outcome is not None and not isinstance(outcome, Outcome):
-        raise TypeError(
-            f"{type(state).__name__}.outcome() must return an Outcome or None, not {outcome!r}"
-        )
-    if outcome is None and not list(state.legal_moves()):
-        raise ValueError(
-            f"{type(state).__name__} {str(state)!r} has no legal moves but outcome() says the "
-            "game goes on: a finished game must return its Outcome"
-        )
-
-
-def check_recursion(state: State, algorithm: str, limits: Limits | None = None) -> None:
-    """Refuse, before it starts, a recursive search of a game that may outlast the recursion
-    limit within the search's depth."""
-    longest = state.max_plies
-    left = None if longest is None else longest - state.ply
-    if limits is not None and limits.depth is not None:
-        left = limits.depth if left is None else min(left, limits.depth)
-    if algorithm != "alphabeta-stack" and left is not None and left > sys.getrecursionlimit() - 100:
-        raise ValueError(
-            f"{algorithm!r} recurses once per ply and this game may last {left} "
-            "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
-        )
 
 
 def search(

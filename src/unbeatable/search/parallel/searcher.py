@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...game import Move, State
-from ..deepening import Root, Searching, deepen
-from ..driver import Searcher, check_recursion, check_state
+from ..deepening import Root, Searching, check_state, deepen
+from ..driver import Searcher
 from ..options import Limits, SearchOptions
 from ..pv import solver_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
@@ -122,20 +122,11 @@ class ParallelSearcher(Searching):
     # is shared out, each task getting what remains when it is sent, so the total may
     # overshoot it by up to one task's worth per worker.
 
-    def iterate(
-        self,
-        state: State,
-        limits: Limits | None = None,
-        *,
-        analyse: bool = False,
-        stop: threading.Event | None = None,
+    def _iterate(
+        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        stop: threading.Event | None,
     ) -> Iterator[SearchResult]:
-        """Yield a result after every completed iteration, as :meth:`.Searcher.iterate`."""
-        limits = Limits.of(limits)
-        check_state(state)
         options = self.options
-        algorithm = options.choose_algorithm(state, limits)
-        check_recursion(state, algorithm, limits)
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
