@@ -7,7 +7,7 @@ import argparse
 import contextlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
@@ -94,24 +94,23 @@ def positive_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
+def seconds(text: str, fits: Callable[[float], bool], rule: str) -> float:
+    """``text`` as seconds that ``fits``; else an argparse error saying ``rule``."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{cut(text)!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    if not fits(value):
+        raise argparse.ArgumentTypeError(f"{text!r} must be {rule}")
     return value
+
+
+def positive_float(text: str) -> float:
+    return seconds(text, lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
 
 def pause(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{cut(text)!r} is not a number of seconds") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 to 60 seconds")
-    return value
+    return seconds(text, lambda v: 0 <= v <= 60, "0 to 60 seconds")
 
 
 def max_workers() -> int:
