@@ -221,3 +221,25 @@ def test_a_solver_cut_short_gives_an_incomplete_result_and_ctrl_c_keeps_it() -> 
     with pytest.raises(SearchInterrupted) as caught:
         search(HalfSolved.make(interrupted=True))
     assert caught.value.result is not None and not caught.value.result.complete
+
+
+def _evaluate_none(state: State) -> float:
+    return None  # type: ignore[return-value]
+
+
+def _search_with_a_silent_evaluation() -> None:
+    search(get_game("tictactoe").initial(), Limits(depth=1), evaluate=_evaluate_none)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: get_game(None), "a game is named by a string"),  # type: ignore[arg-type]
+        (lambda: get_game("tictactoe").parse_position(None), "position is given as text"),  # type: ignore[arg-type]
+        (lambda: get_game("connect4").parse_position(4), "position is given as text"),  # type: ignore[arg-type]
+        (_search_with_a_silent_evaluation, "must be a number, not None"),
+    ],
+)
+def test_more_misuse_is_named(call: object, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()  # type: ignore[operator]

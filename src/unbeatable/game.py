@@ -35,6 +35,7 @@ __all__ = [
     "State",
     "parse_numbered_move",
     "player_name",
+    "require_text",
 ]
 
 #: The player who moves first (index 0) and second (index 1).
@@ -45,6 +46,13 @@ SECOND = 1
 Move = Hashable
 
 S = TypeVar("S", bound="State")
+
+
+def require_text(text: object) -> str:
+    """``text`` if it is a string; else a TypeError that says a position is given as text."""
+    if not isinstance(text, str):
+        raise TypeError(f"a position is given as text (moves or a picture), not {text!r}")
+    return text
 
 
 def player_name(player: int) -> str:
@@ -353,6 +361,7 @@ class Game(ABC):
         Moves are separated by commas or white space; a game whose moves are single characters
         may also run them together (override :meth:`split_moves`).
         """
+        require_text(text)
         state = self.initial()
         for index, token in enumerate(self.split_moves(text), start=1):
             try:

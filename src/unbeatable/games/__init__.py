@@ -68,6 +68,8 @@ def registered() -> dict[str, str]:
 
 def get_game(spec: str, **params: int) -> Game:
     """The game named by ``spec``: ``name``, ``name:a=1,b=2`` or ``name:1,2`` (positional)."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a game is named by a string such as 'tictactoe', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
     entry = _REGISTRY.get(name.strip().lower())
     if entry is None:

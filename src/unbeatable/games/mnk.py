@@ -25,6 +25,7 @@ from ..game import (
     Outcome,
     State,
     parse_numbered_move,
+    require_text,
 )
 
 __all__ = ["MNK", "MNKState", "mnk"]
@@ -212,6 +213,7 @@ class MNK(Game):
 
     def parse_position(self, text: str) -> MNKState:
         """A move sequence (``5193``) or a board picture (``x.o/.x./..o``)."""
+        require_text(text)
         stripped = text.strip()
         if "/" in stripped or any(ch in "xXoO." for ch in stripped):
             return self.parse_picture(stripped)

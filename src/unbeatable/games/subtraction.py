@@ -18,6 +18,7 @@ from ..game import (
     Move,
     Outcome,
     State,
+    require_text,
 )
 
 __all__ = ["Subtraction", "SubtractionState"]
@@ -52,6 +53,7 @@ class Subtraction(Game):
     def parse_position(self, text: str) -> SubtractionState:
         """A sequence of takes from the full pile (``3 1 2``), or ``pile=N`` for N tokens left
         with the first player to move (``pile=N,second`` for the second)."""
+        require_text(text)
         stripped = text.strip()
         if not stripped.startswith("pile="):
             state = super().parse_position(stripped)

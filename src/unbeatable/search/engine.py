@@ -106,6 +106,8 @@ class Engine:
         """The evaluation of an unfinished position, from its side to move's view, clamped."""
         self.horizon += 1
         raw = self.evaluate_hook(state) if self.evaluate_hook is not None else state.evaluate()
+        if not isinstance(raw, (int, float)):
+            raise TypeError(f"the evaluation of {state} must be a number, not {raw!r}")
         if raw != raw:
             raise ValueError(f"the evaluation of {state} is not a number ({raw!r})")
         if raw >= EVAL_LIMIT:

@@ -25,6 +25,7 @@ from ...game import (
     Move,
     Outcome,
     State,
+    require_text,
 )
 from .evaluation import evaluate, piece_value
 
@@ -50,6 +51,7 @@ class Chess(Game):
 
     def parse_position(self, text: str) -> ChessState:
         """A FEN, moves from the start, or UCI's ``startpos|fen ... [moves ...]``."""
+        require_text(text)
         words = text.split()
         fen, moves = None, words
         if words[:1] == ["startpos"]:

@@ -27,6 +27,7 @@ from ...game import (
     SolveRequest,
     State,
     parse_numbered_move,
+    require_text,
 )
 
 __all__ = ["Connect4", "Connect4State", "connect4"]
@@ -165,6 +166,7 @@ class Connect4(Game):
 
     def parse_position(self, text: str) -> Connect4State:
         """A move sequence (``4453``) or a picture (``......./.../...x...``)."""
+        require_text(text)
         stripped = text.strip()
         if "/" in stripped or any(ch in "xXoO." for ch in stripped):
             return self.parse_picture(stripped)
