@@ -158,6 +158,7 @@ def test_the_request_protocol_honours_book_limits_and_weak() -> None:
 
 INTERRUPT_SCRIPT = """
 import os, signal, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignored SIGINT
 from unbeatable import get_game
 from unbeatable.games.connect4.solver import Solver
 s = Solver(table_bytes=1 << 20, book=False, threads=2)
