@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c4-numba-cache-")
     # import after NUMBA_CACHE_DIR is set
-    from unbeatable.games.connect4 import _kernel
+    from unbeatable.games.connect4 import _batch
     from unbeatable.games.connect4.solver import Solver, compile_kernels
 
     data = args.data or default_data_dir()
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     compile_s = compile_kernels()
-    hits = sum(_kernel.solve_batch.stats.cache_hits.values())
+    hits = sum(_batch.solve_batch.stats.cache_hits.values())
     print(
         f"first call (compile{' or load from numba cache' if hits else ''}): {compile_s:.2f} s"
         f"  [numba cache {'hit' if hits else 'miss: compiled from scratch'}]"

@@ -158,6 +158,7 @@ def test_the_request_protocol_honours_book_limits_and_weak() -> None:
 
 INTERRUPT_SCRIPT = """
 import os, signal, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignored SIGINT
 from unbeatable import get_game
 from unbeatable.games.connect4.solver import Solver
 s = Solver(table_bytes=1 << 20, book=False, threads=2)
@@ -184,3 +185,35 @@ def test_ctrl_c_stops_the_compiled_search_with_bounds() -> None:
     interrupted, complete, seconds, *_ = run.stdout.split(maxsplit=3)
     assert interrupted == "True" and complete == "False"
     assert float(seconds) < 60  # stopped (the whole search takes minutes); no tight timing
+
+
+VALUE_INTERRUPT_SCRIPT = """
+import os, signal, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from unbeatable import get_game
+from unbeatable.game import SolveRequest
+state = get_game("connect4").parse_position("2416615552")
+state.solver_value(SolveRequest(book=False))  # load the kernels first
+state = get_game("connect4").parse_position(%r)
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+try:
+    state.solver_value(SolveRequest(book=False, table_size=1 << 17))
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - start)
+"""
+
+
+def test_ctrl_c_during_solver_value_stops_and_raises_again() -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", VALUE_INTERRUPT_SCRIPT % HARD],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    word, seconds = run.stdout.split()
+    assert word == "interrupted" and float(seconds) < 60

@@ -40,179 +40,85 @@ of the same position).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import njit
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-U2 = np.uint64(2)
-U3 = np.uint64(3)
-U8 = np.uint64(8)
-U16 = np.uint64(16)
-U255 = np.uint64(255)
-HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection
+from ._board import (
+    ABORTED,
+    BAD_COLUMN,
+    COLUMN_FULL,
+    CTRL_GEN,
+    CTRL_MAX_NODES,
+    CTRL_SIZE,
+    CTRL_STOP,
+    FULL_COLUMN,
+    GAME_OVER,
+    HASH_MUL,
+    LOWER_CODE,
+    MOOT,
+    NOT_FOUND,
+    OK,
+    SHARED_BIG,
+    STOPPED,
+    U0,
+    U1,
+    U2,
+    U3,
+    U8,
+    U16,
+    U255,
+    UPPER_CODE,
+    board_mask,
+    bottom_mask,
+    can_win_next,
+    column_mask,
+    non_losing_moves,
+    popcount,
+    possible_moves,
+    prefetch,
+    table_shift,
+    winning_cells,
+)
 
-UPPER_CODE = 64
-LOWER_CODE = 160
-FULL_COLUMN = -1000  # score-map marker of a full column
-
-# status codes of play_moves (and STOPPED: a search cut short)
-OK = 0
-BAD_COLUMN = 1
-COLUMN_FULL = 2
-GAME_OVER = 3
-STOPPED = 4
-
-ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
-MOOT = 10_001  # negamax's value when other threads already answered its probe
-SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
-NOT_FOUND = -10_000  # db_probe: the position is not in the database
-
-# the control array (int64) shared by a search and whoever watches it
-CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,096 nodes
-CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
-CTRL_GEN = 2  # the table generation, 1..255
-CTRL_SIZE = 4
-
-
-if getattr(numba.config, "DISABLE_JIT", False):
-
-    def prefetch(arr, index):
-        """Hint that ``arr[index]`` will be read soon (a no-op without numba)."""
-
-else:
-    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
-    from numba.core import cgutils, types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def prefetch(typingctx, arr, index):
-        """Hint that ``arr[index]`` will be read soon (LLVM's prefetch, no fault)."""
-        sig = types.void(arr, index)
-
-        def codegen(context, builder, signature, args):
-            arrty = signature.args[0]
-            ary = context.make_array(arrty)(context, builder, args[0])
-            ptr = cgutils.get_item_pointer(
-                context, builder, arrty, ary, [args[1]], wraparound=False
-            )
-            i8p = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
-            # read access, high temporal locality, data cache
-            builder.call(
-                fn,
-                [
-                    builder.bitcast(ptr, i8p),
-                    ir.Constant(i32, 0),
-                    ir.Constant(i32, 3),
-                    ir.Constant(i32, 1),
-                ],
-            )
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-
-@njit(cache=True)
-def bottom_mask(width, height):
-    """One bit on the bottom cell of every column."""
-    b = U0
-    h1 = np.uint64(height + 1)
-    for c in range(width):
-        b |= U1 << (np.uint64(c) * h1)
-    return b
-
-
-@njit(cache=True)
-def board_mask(width, height):
-    """Every playable cell (sentinels excluded)."""
-    return bottom_mask(width, height) * ((U1 << np.uint64(height)) - U1)
-
-
-@njit(cache=True, inline="always")
-def column_mask(col, height):
-    """The playable cells of column ``col`` (0-based)."""
-    return ((U1 << np.uint64(height)) - U1) << (np.uint64(col) * np.uint64(height + 1))
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Number of set bits (short loop: the words counted here are sparse)."""
-    n = 0
-    while x != U0:
-        x &= x - U1
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _line_cells(p, s):
-    """Cells that complete a four of ``p`` along the direction of bit shift ``s``.
-
-    A four spans three shifts; when they reach past the 64-bit word (a board 1 to 3 columns
-    wide and very tall) no four fits that way, and shifting by 64 or more would wrap."""
-    s2 = s + s
-    s3 = s2 + s
-    if s3 >= np.uint64(64):
-        return U0
-    pair = (p << s) & (p << s2)
-    r = pair & (p << s3)
-    r |= pair & (p >> s)
-    pair = (p >> s) & (p >> s2)
-    r |= pair & (p << s)
-    r |= pair & (p >> s3)
-    return r
-
-
-@njit(cache=True, inline="always")
-def winning_cells(p, mask, height, board):
-    """Empty cells (playable now or later) where a stone of ``p`` would make four."""
-    h = np.uint64(height)
-    r = (p << U1) & (p << U2) & (p << U3)  # vertical: three stones just below
-    r |= _line_cells(p, h + U1)  # horizontal
-    r |= _line_cells(p, h)  # diagonal going down to the right
-    r |= _line_cells(p, h + U2)  # diagonal going up to the right
-    return r & (board ^ mask)
-
-
-@njit(cache=True, inline="always")
-def possible_moves(mask, bottom, board):
-    """One bit per non-full column: the cell a stone dropped there lands on."""
-    return (mask + bottom) & board
-
-
-@njit(cache=True)
-def can_win_next(current, mask, height, bottom, board):
-    """True if the side to move can make four with its next stone."""
-    return (winning_cells(current, mask, height, board) & possible_moves(mask, bottom, board)) != U0
-
-
-@njit(cache=True, inline="always")
-def non_losing_moves(current, mask, height, bottom, board):
-    """Moves after which the opponent cannot win at once (0 if every move loses).
-
-    Precondition: the side to move cannot win with its next stone.
-    """
-    possible = possible_moves(mask, bottom, board)
-    opp_win = winning_cells(current ^ mask, mask, height, board)
-    forced = possible & opp_win
-    if forced != U0:
-        if (forced & (forced - U1)) != U0:
-            return U0  # two immediate threats: cannot parry both
-        possible = forced
-    return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
-
-
-@njit(cache=True)
-def table_shift(n_slots):
-    """``64 - log2(n_slots)`` for a power-of-two table size."""
-    bits = 0
-    while (1 << (bits + 1)) <= n_slots:
-        bits += 1
-    return np.uint64(64 - bits)
+__all__ = [
+    "ABORTED",
+    "BAD_COLUMN",
+    "COLUMN_FULL",
+    "CTRL_GEN",
+    "CTRL_MAX_NODES",
+    "CTRL_SIZE",
+    "CTRL_STOP",
+    "FULL_COLUMN",
+    "GAME_OVER",
+    "HASH_MUL",
+    "LOWER_CODE",
+    "MOOT",
+    "NOT_FOUND",
+    "OK",
+    "SHARED_BIG",
+    "STOPPED",
+    "U0",
+    "U1",
+    "U2",
+    "U3",
+    "U8",
+    "U16",
+    "U255",
+    "UPPER_CODE",
+    "board_mask",
+    "bottom_mask",
+    "can_win_next",
+    "column_mask",
+    "db_probe",
+    "negamax",
+    "non_losing_moves",
+    "popcount",
+    "possible_moves",
+    "prefetch",
+    "solve_position",
+    "table_shift",
+    "winning_cells",
+]
 
 
 @njit(cache=True, inline="always")
@@ -471,6 +377,9 @@ def solve_position(
     the others answered first stops (MOOT).  The main thread (``role`` 0) probes where a lone
     search would; a helper (``role`` > 0) probes next to it, so that the last two (the
     costliest) probes around the score run at the same time.
+
+    Longer than the usual function limit: a numba kernel whose weak-mode prelude and probe
+    loop share local state; split, it would pass that state through arrays.
     """
     current = np.uint64(current_in)
     mask = np.uint64(mask_in)
@@ -550,125 +459,3 @@ def solve_position(
     out[0] = lo
     out[1] = hi
     return lo == hi or not aborted
-
-
-@njit(cache=True)
-def play_moves(cols, start, end, width, height):
-    """Play 0-based columns ``cols[start:end]`` from the empty board.
-
-    Returns ``(current, mask, nb, status)``; ``status`` is OK, BAD_COLUMN,
-    COLUMN_FULL or GAME_OVER (a move made four, or was played after one), and
-    ``nb`` then is the index of the offending move.
-    """
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    current = U0
-    mask = U0
-    nb = 0
-    for i in range(start, end):
-        col = np.int64(cols[i])
-        if col < 0 or col >= width:
-            return current, mask, nb, BAD_COLUMN
-        cm = column_mask(col, height)
-        m = (mask + (bottom & cm)) & cm
-        if m == U0:
-            return current, mask, nb, COLUMN_FULL
-        if (winning_cells(current, mask, height, board) & m) != U0:
-            return current, mask, nb, GAME_OVER
-        current ^= mask
-        mask |= m
-        nb += 1
-    return current, mask, nb, OK
-
-
-@njit(cache=True, nogil=True)
-def score_map(
-    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
-):  # fmt: skip
-    """``out_lo[col] <= score of playing column col <= out_hi[col]`` (side to move's view;
-    equal once solved), or FULL_COLUMN in both for a full column.  Columns are solved in the
-    order ``order`` (0-based columns); returns True if every column was solved, False when
-    ``ctrl`` stopped the search (the columns not reached keep the trivial bounds).
-    """
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
-    cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    wins = winning_cells(current, mask, height, board)
-    res = np.zeros(2, dtype=np.int64)
-    shared = np.zeros(2, dtype=np.int64)
-    complete = True
-    for i in range(order.shape[0]):
-        col = order[i]
-        cm = column_mask(col, height)
-        m = (mask + (bottom & cm)) & cm
-        if m == U0:
-            out_lo[col] = FULL_COLUMN
-            out_hi[col] = FULL_COLUMN
-        elif (wins & m) != U0:
-            out_lo[col] = 1 if weak else (cells + 1 - nb) // 2
-            out_hi[col] = out_lo[col]
-        elif not complete:
-            out_lo[col] = -1 if weak else -((cells - nb) // 2)
-            out_hi[col] = 1 if weak else (cells - nb) // 2
-        else:
-            shared[0] = -SHARED_BIG
-            shared[1] = SHARED_BIG
-            done = solve_position(
-                current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
-            )  # fmt: skip
-            out_lo[col] = -res[1]
-            out_hi[col] = -res[0]
-            if not done:
-                complete = False
-    return complete
-
-
-@njit(cache=True, nogil=True)
-def solve_batch(
-    cols, offsets, weak, reset_each, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, out_scores, out_nodes, out_status,
-):  # fmt: skip
-    """Solve position ``i`` = moves ``cols[offsets[i]:offsets[i + 1]]`` for every ``i``.
-
-    The table is kept from one position to the next unless ``reset_each`` (then the
-    generation ``ctrl[CTRL_GEN]`` moves on: a fixed cost, the slots are not touched, except
-    a real clear every 255 generations).  Positions with a bad move sequence get
-    ``out_status[i] != OK`` and score 0; a search stopped by ``ctrl`` gets STOPPED.
-    """
-    n = offsets.shape[0] - 1
-    res = np.zeros(2, dtype=np.int64)
-    shared = np.zeros(2, dtype=np.int64)
-    for i in range(n):
-        current, mask, nb, status = play_moves(cols, offsets[i], offsets[i + 1], width, height)
-        out_status[i] = status
-        out_scores[i] = 0
-        out_nodes[i] = 0
-        if status != OK:
-            continue
-        if reset_each:
-            next_generation(table, ctrl)
-        before = stats[0]
-        shared[0] = -SHARED_BIG
-        shared[1] = SHARED_BIG
-        done = solve_position(
-            current, mask, nb, weak, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, 0, shared, res,
-        )  # fmt: skip
-        out_scores[i] = res[0]
-        out_nodes[i] = stats[0] - before
-        if not done:
-            out_status[i] = STOPPED
-
-
-@njit(cache=True, nogil=True)
-def next_generation(table, ctrl):
-    """Make every table entry stale: the next generation (1..255), or a real clear on wrap."""
-    g = ctrl[CTRL_GEN] + 1
-    if g > 255:
-        table[:] = U0
-        g = 1
-    ctrl[CTRL_GEN] = g

@@ -63,7 +63,8 @@ def _limits(request: SolveRequest) -> dict[str, object]:
 
 def value(state: Connect4State, request: SolveRequest) -> int | None:
     """The exact score of an unfinished position (weak: its sign) from the opening book, else
-    the solver; None when a limit or Ctrl-C stopped the solver first."""
+    the solver; None when a limit stopped the solver first. Ctrl-C stops the compiled search
+    and is then raised again (KeyboardInterrupt) for the caller."""
     found = lookup(state) if request.book else None
     if found is not None:
         return (found > 0) - (found < 0) if request.weak else found
@@ -75,6 +76,8 @@ def value(state: Connect4State, request: SolveRequest) -> int | None:
         weak=request.weak,
         **_limits(request),  # type: ignore[arg-type]
     )
+    if result.interrupted:
+        raise KeyboardInterrupt  # the compiled search has stopped; Ctrl-C goes on as usual
     return result.lower[0] if result.complete else None
 
 

@@ -451,7 +451,8 @@ class Connect4State(State):
 
     def solver_value(self, request: SolveRequest) -> int | None:
         """The exact score from the opening book, the database or the compiled solver (see
-        :mod:`.exact`); None when a limit in ``request`` or Ctrl-C stopped it first."""
+        :mod:`.exact`); None when a limit in ``request`` stopped it first (Ctrl-C: the search
+        stops and KeyboardInterrupt is raised again)."""
         if self.outcome_ is not None:
             return None
         from .exact import value

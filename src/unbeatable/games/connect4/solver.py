@@ -26,6 +26,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
+from . import _batch as B
 from . import _kernel as K
 from .database import load as load_database
 from .database import no_database
@@ -222,7 +223,7 @@ class Solver:
 
     def _position(self, moves: Moves) -> tuple[int, int, int]:
         cols = self._cols(moves)
-        current, mask, nb, status = K.play_moves(cols, 0, cols.shape[0], self.width, self.height)
+        current, mask, nb, status = B.play_moves(cols, 0, cols.shape[0], self.width, self.height)
         if status != K.OK:
             raise self._error(moves, int(status), int(nb))
         return int(current), int(mask), int(nb)
@@ -311,7 +312,7 @@ class Solver:
             # few table hits
             first = role * self.width // threads
             order = np.array(centre[first:] + centre[:first], dtype=np.int64)
-            done: bool = K.score_map(
+            done: bool = B.score_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
             return done
@@ -449,7 +450,7 @@ class Solver:
         status = np.zeros(n, dtype=np.int64)
         self._ctrl[:] = (0, 1 << 62, self.generation, 0)
         with _kernel_context():
-            K.solve_batch(
+            B.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
                 self._fu, self._fi, *self._db(book), self._ctrl, scores, nodes, status,
             )  # fmt: skip
