@@ -17,7 +17,7 @@ import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from ...game import FIRST, Move, State
+from ...game import FIRST, Move, SolveRequest, State
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
 from ..options import SearchOptions
@@ -166,7 +166,7 @@ def _run(task: Task) -> Report:
     if task.whole:
         return _solve_whole(task, start, cpu)
     if task.solver:
-        score = state.solver_value(options.solve_request(weak=task.weak))
+        score = state.solver_value(_one_thread(options, task.weak))
         if score is not None:
             return Report(
                 score, (), 1, 0, 0, 0, 0, time.perf_counter() - start,
@@ -200,6 +200,12 @@ def _run(task: Task) -> Report:
     )
 
 
+def _one_thread(options: SearchOptions, weak: bool) -> SolveRequest:
+    """A request to a game's own solver in a worker: one thread unless told otherwise (the
+    workers already use every core)."""
+    return replace(options.solve_request(weak=weak), threads=options.threads or 1)
+
+
 def _search(engine: Engine, algorithm: str, task: Task) -> int:
     state = task.state
     if algorithm == "alphabeta":
@@ -220,7 +226,7 @@ def _solve_whole(task: Task, start: float, cpu: float) -> Report:
     score = None
     nodes = hits = cutoffs = 0
     if options.uses_solver(state):
-        score = state.solver_value(options.solve_request(weak=weak))
+        score = state.solver_value(_one_thread(options, weak))
     if score is None:
         searcher = Searcher(options=options.__class__.make(options, table=False))
         searcher.table = _searcher(task.config, state).table  # this worker's session table
