@@ -401,20 +401,20 @@ INTERRUPTED = textwrap.dedent(
 def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
     script = tmp_path / "interrupted.py"
     script.write_text(INTERRUPTED)
-    process = subprocess.Popen(
+    with subprocess.Popen(  # closes the pipes whatever happens (warnings are errors)
         [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert process.stdout is not None
-        pids = [int(pid) for pid in process.stdout.readline().split()]
-        assert len(pids) == 2
-        time.sleep(0.5)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    ) as process:
+        try:
+            assert process.stdout is not None
+            pids = [int(pid) for pid in process.stdout.readline().split()]
+            assert len(pids) == 2
+            time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     assert process.returncode == 130, err
     assert "interrupted" in out
     for pid in pids:
@@ -424,19 +424,19 @@ def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
 def test_workers_end_when_the_manager_is_killed(tmp_path: Path) -> None:
     script = tmp_path / "killed.py"
     script.write_text(INTERRUPTED)
-    process = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert process.stdout is not None
-        pids = [int(pid) for pid in process.stdout.readline().split()]
-        assert len(pids) == 2
-        process.kill()
-        process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
+    ) as process:
+        try:
+            assert process.stdout is not None
+            pids = [int(pid) for pid in process.stdout.readline().split()]
+            assert len(pids) == 2
             process.kill()
-            process.wait()
+            process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     for pid in pids:
         assert not _alive(pid), f"worker {pid} still running"
 
