@@ -362,3 +362,20 @@ def test_pyproject_licence_is_an_spdx_string() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^license = "MIT"$', text, re.M)
     assert re.search(r"^license-files = ", text, re.M)
+
+
+def test_threads_and_no_book_reach_the_games_own_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[SolveRequest] = []
+    real = Connect4State.solver_moves
+
+    def solver_moves(self: Connect4State, request: SolveRequest) -> Any:
+        asked.append(request)
+        return real(self, request)
+
+    monkeypatch.setattr(Connect4State, "solver_moves", solver_moves)
+    code, _, err = run("analyze", "connect4", "44444433", "--threads", "1", "--no-book", "--json")
+    assert code == 0, err
+    assert asked and asked[0].threads == 1 and asked[0].book is False
+    asked.clear()
+    assert run("analyze", "connect4", "44444433", "--json")[0] == 0
+    assert asked and asked[0].threads is None and asked[0].book is True  # every core, the book

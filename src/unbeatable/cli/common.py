@@ -203,6 +203,17 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
         help=f"transposition table entries (default {DEFAULT_TABLE_SIZE}); a game's own "
         "solver is given the same size (default: its own)",
     )
+    parser.add_argument(
+        "--threads",
+        type=positive_int,
+        metavar="N",
+        help="threads for a game's own solver (Connect Four; default: every core)",
+    )
+    parser.add_argument(
+        "--no-book",
+        action="store_true",
+        help="a game's own solver without its opening book or database (to measure it alone)",
+    )
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
@@ -221,8 +232,16 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def solver_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options that go to a game's own solver (absent on commands without them)."""
+    return {
+        "threads": getattr(args, "threads", None),
+        "book": not getattr(args, "no_book", False),
+    }
+
+
 def searcher(args: argparse.Namespace, **options: Any) -> Searcher:
-    return Searcher(args.algorithm, table_size=args.table_size, **options)
+    return Searcher(args.algorithm, table_size=args.table_size, **solver_options(args), **options)
 
 
 def parallel(args: argparse.Namespace) -> ParallelSearcher | None:
@@ -237,9 +256,15 @@ def parallel(args: argparse.Namespace) -> ParallelSearcher | None:
             own_executor=True,
             algorithm=args.algorithm,
             table_size=args.table_size,
+            **solver_options(args),
         )
     if args.workers is not None:
-        return ParallelSearcher(args.workers, algorithm=args.algorithm, table_size=args.table_size)
+        return ParallelSearcher(
+            args.workers,
+            algorithm=args.algorithm,
+            table_size=args.table_size,
+            **solver_options(args),
+        )
     return None
 
 
