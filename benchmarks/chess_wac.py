@@ -23,15 +23,16 @@ import chess.engine
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT.parent / "shared" / "benchmarks" / "chess" / "wac.epd"
 OURS = [sys.executable, "-m", "unbeatable.uci"]
+Suite = list[tuple[chess.Board, dict[str, object]]]
 
 
-def positions(path: Path, limit: int) -> list[tuple[chess.Board, dict[str, object]]]:
-    found = []
+def positions(path: Path, limit: int) -> Suite:
+    found: Suite = []
     for line in path.read_text(encoding="utf-8").splitlines()[:limit]:
         if line.strip():
             board = chess.Board()
             ops = board.set_epd(line)
-            found.append((board, ops))
+            found.append((board, dict(ops)))
     return found
 
 

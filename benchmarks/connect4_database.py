@@ -15,8 +15,11 @@ import argparse
 import random
 import sys
 import time
+from typing import cast
 
 import numpy as np
+
+from unbeatable.games.connect4 import Connect4State
 
 
 def resolve(sample: int, seed: int) -> int:
@@ -62,9 +65,9 @@ def coverage(sample: int, seed: int) -> None:
     rng = random.Random(seed)
     counts = {"found": 0, "missing, immediate win": 0, "missing, no immediate win": 0}
     while sum(counts.values()) < sample:
-        state = game.initial()
+        state = cast(Connect4State, game.initial())
         while state.ply < 12 and state.outcome() is None:
-            state = state.play(rng.choice(state.legal_moves()))
+            state = state.play(rng.choice(list(state.legal_moves())))
         if state.outcome() is not None:
             continue
         args = (np.uint64(state.current), np.uint64(state.mask), 12, 7, 6, db.keys, db.values)

@@ -13,10 +13,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from connect4_solve import default_data_dir
+
+from unbeatable.games.connect4 import Connect4State
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     compile_kernels()
     game = get_game("connect4")
     with open(default_data_dir() / "Test_L1_R3") as f:
-        states = [game.parse_position(line.split()[0]) for line in f][: args.sample]
+        states = [
+            cast(Connect4State, game.parse_position(line.split()[0])) for line in f
+        ][: args.sample]
     worst = 0.0
     for threads in (1, 2):
         solver = Solver(book=False, threads=threads)

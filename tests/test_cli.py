@@ -165,7 +165,7 @@ def validate(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str
     if "enum" in schema:
         assert value in schema["enum"], f"{path}: {value!r} not in {schema['enum']}"
     kind = schema.get("type")
-    types = {
+    types: dict[str, type | tuple[type, ...]] = {
         "object": dict,
         "array": list,
         "string": str,
@@ -523,8 +523,8 @@ def test_match_every_game(game: str) -> None:
 
 
 def test_ctrl_c_during_a_match_prints_the_games_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = cli.match.play_match
-    played = []
+    real = cli.match.play_match  # type: ignore[attr-defined]
+    played: list[object] = []
 
     def play_match(*args: Any, **kwargs: Any) -> Any:
         if len(played) == 3:

@@ -39,7 +39,11 @@ def test_every_argument_is_passed_on(command: str, monkeypatch: pytest.MonkeyPat
     module, _ = MODULES[command]
     seen: list[list[str]] = []
     fake = types.ModuleType(module)
-    fake.main = lambda argv: seen.append(argv) or 7  # type: ignore[attr-defined]
+    def main(argv: list[str]) -> int:
+        seen.append(argv)
+        return 7
+
+    fake.main = main  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module, fake)
     assert run(command, "--port", "8000", "x", "-v")[0] == 7
     assert run(command)[0] == 7

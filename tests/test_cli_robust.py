@@ -29,8 +29,7 @@ def run(*argv: str, stdin: str | io.TextIOBase = "", **streams: Any) -> tuple[in
     out, err = streams.get("stdout", io.StringIO()), streams.get("stderr", io.StringIO())
     inp = io.StringIO(stdin) if isinstance(stdin, str) else stdin
     code = cli.main(list(argv), stdout=out, stderr=err, stdin=inp)  # type: ignore[arg-type]
-    text = lambda s: s.getvalue() if isinstance(s, io.StringIO) else ""  # noqa: E731
-    return code, text(out), text(err)
+    return code, _text(out), _text(err)
 
 
 def one_error_line(err: str) -> str:
@@ -379,3 +378,7 @@ def test_threads_and_no_book_reach_the_games_own_solver(monkeypatch: pytest.Monk
     asked.clear()
     assert run("analyze", "connect4", "44444433", "--json")[0] == 0
     assert asked and asked[0].threads is None and asked[0].book is True  # every core, the book
+
+
+def _text(stream: object) -> str:
+    return stream.getvalue() if isinstance(stream, io.StringIO) else ""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from unbeatable import get_game, search
+from unbeatable import get_game
 from unbeatable.games.connect4 import Solver
 from unbeatable.games.connect4.book import load, lookup
 from unbeatable.games.connect4.book_build import build, positions_by_ply
+from unbeatable.search import search
 
 
 def test_a_book_built_on_a_small_board_agrees_with_the_solver() -> None:

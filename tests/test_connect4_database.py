@@ -4,14 +4,15 @@ request protocol (``solver_value``/``solver_moves``). No timing is asserted beyo
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import numpy as np
 import pytest
 
 from unbeatable import get_game
 from unbeatable.game import SolveRequest
+from unbeatable.games.connect4 import Connect4State, database
 from unbeatable.games.connect4 import _kernel as K
-from unbeatable.games.connect4 import database
 from unbeatable.games.connect4.solver import Solver
 
 DB = database.load()
@@ -43,7 +44,7 @@ def test_a_position_and_its_mirror_are_both_found() -> None:
     game = get_game("connect4")
     for moves in ["444444333333", "123456712345", "335662333565"]:
         for text in (moves, "".join(str(8 - int(c)) for c in moves)):
-            state = game.parse_position(text)
+            state = cast(Connect4State, game.parse_position(text))
             args = (np.uint64(state.current), np.uint64(state.mask), 12, 7, 6)
             assert state.winning_move() is None
             assert K.db_probe(*args, DB.keys, DB.values) != K.NOT_FOUND, text
@@ -79,7 +80,7 @@ def test_a_missing_database_warns_once_and_says_why(monkeypatch: pytest.MonkeyPa
 
 def test_a_deadline_returns_bounds_marked_incomplete() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
-    state = get_game("connect4").parse_position(HARD)
+    state = cast(Connect4State, get_game("connect4").parse_position(HARD))
     start = time.perf_counter()
     result = s.analyze(state.current, state.mask, state.moves, deadline=start + 0.05)
     assert time.perf_counter() - start < 5  # returned (the limit is 50 ms; no tight timing)
@@ -91,7 +92,7 @@ def test_a_deadline_returns_bounds_marked_incomplete() -> None:
 
 def test_a_node_budget_is_honoured_and_bounds_hold() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
-    state = get_game("connect4").parse_position(HARD)
+    state = cast(Connect4State, get_game("connect4").parse_position(HARD))
     result = s.bounds(state.current, state.mask, state.moves, max_nodes=20_000)
     assert not result.complete
     assert s.nodes <= 20_000 + 4096
@@ -102,7 +103,7 @@ def test_a_node_budget_is_honoured_and_bounds_hold() -> None:
 
 def test_a_stop_flag_from_another_thread_stops_the_kernel() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
-    state = get_game("connect4").parse_position(HARD)
+    state = cast(Connect4State, get_game("connect4").parse_position(HARD))
     w = s._workers[0]
     w.ctrl[:] = (1, 1 << 62, s.generation, 0)  # stop already requested
     res = np.zeros(2, dtype=np.int64)

@@ -12,10 +12,10 @@ from unbeatable import (
     InvalidPositionError,
     Limits,
     get_game,
-    search,
 )
 from unbeatable.games import UnknownGameError
 from unbeatable.games.connect4.game import Connect4State, aligned, open_lines, winning_cells
+from unbeatable.search import search
 
 
 def random_states(count: int, seed: int, spec: str = "connect4") -> list[Connect4State]:

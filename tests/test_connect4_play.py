@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from unbeatable import Limits, Searcher, State, get_game, search, solve
+from unbeatable import Limits, Searcher, State, get_game, solve
 from unbeatable.cli import main
+from unbeatable.search import search
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ import random
 from functools import cache
 
 import pytest
-from dots import Dots
 
+from tests.dots import Dots
 from unbeatable import Limits, Searcher, State
 from unbeatable.search import search
 from unbeatable.search.parallel import ParallelSearcher

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from unbeatable import Limits, Outcome, get_game, players
+from unbeatable import Limits, Move, Outcome, get_game, players
 from unbeatable.players import (
     AIPlayer,
     MatchRecord,
@@ -124,11 +124,12 @@ def test_perfect_players_draw_tictactoe() -> None:
 
 
 def test_score_game_counts_each_move_for_the_side_that_played_it() -> None:
-    from dots import Dots
+    from tests.dots import Dots
 
     # Dots and Boxes: completing a box gives another turn, so plies do not alternate.
     start = Dots(1, 2)
-    moves = [4, 0, 2, 5, 1, 3, 6]  # 5 closes the left box: the second player moves again
+    # 5 closes the left box: the second player moves again
+    moves: list[Move] = [4, 0, 2, 5, 1, 3, 6]
     sides = []
     state = start
     for move in moves:

@@ -37,7 +37,7 @@ def test_the_custom_game_example_solves_nim() -> None:
     assert "(0, 2) win in 6" in lines
     # the nim-sum rule: the only winning move leaves heaps whose xor is 0
     result = namespace["result"]
-    for (heap, taken), score in result.move_scores.items():  # type: ignore[attr-defined]
+    for (heap, taken), score in result.move_scores.items():
         heaps = [3, 4, 5]
         heaps[heap] -= taken
         assert score.is_win == (heaps[0] ^ heaps[1] ^ heaps[2] == 0)

@@ -153,7 +153,7 @@ def _random_positions(spec: str, count: int, rng: random.Random) -> list[State]:
     """Positions reached by random play from the start, unfinished, with the moves played
     through the public API."""
     game = get_game(spec)
-    found = []
+    found: list[State] = []
     while len(found) < count:
         state = game.initial()
         for _ in range(rng.randrange(0, 8)):
@@ -222,7 +222,7 @@ def _truth(state: State) -> int:
 @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
 @pytest.mark.parametrize("hints", [False, True])
 def test_tree_values_with_extra_turns_match_brute_force(algorithm: str, hints: bool) -> None:
-    from dots import Dots
+    from tests.dots import Dots
 
     rng = random.Random(1)
     checked = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,7 +19,7 @@ SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 
 
 @pytest.fixture
-def engine() -> chess.engine.SimpleEngine:
+def engine() -> Iterator[chess.engine.SimpleEngine]:
     with chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=60) as running:
         yield running
 
@@ -27,7 +28,7 @@ def test_it_introduces_itself_and_plays_a_legal_move(engine: chess.engine.Simple
     assert engine.id["name"] == "unbeatable"
     board = chess.Board()
     played = engine.play(board, chess.engine.Limit(depth=2))
-    assert played.move in board.legal_moves
+    assert played.move is not None and board.is_legal(played.move)
 
 
 def test_it_finds_a_mate_in_one_and_says_mate(engine: chess.engine.SimpleEngine) -> None:
@@ -41,7 +42,7 @@ def test_movetime_and_nodes_are_honoured(engine: chess.engine.SimpleEngine) -> N
     board = chess.Board()
     start = time.perf_counter()
     played = engine.play(board, chess.engine.Limit(time=0.3))
-    assert played.move in board.legal_moves
+    assert played.move is not None and board.is_legal(played.move)
     assert time.perf_counter() - start < 5  # generous: a shared machine; it stops near 0.3 s
     info = engine.analyse(board, chess.engine.Limit(nodes=500))
     assert 0 < info["nodes"] <= 500
@@ -53,7 +54,7 @@ def test_stop_during_go_infinite(engine: chess.engine.SimpleEngine) -> None:
         time.sleep(0.5)
         analysis.stop()
         best = analysis.wait()
-    assert best.move in board.legal_moves
+    assert best.move is not None and board.is_legal(best.move)
 
 
 def test_a_short_game_under_a_clock_is_never_lost_on_time(
