@@ -106,3 +106,22 @@ def test_search_features_are_opt_in_and_checked() -> None:
     assert get_game("connect4").initial().search_features == frozenset()
     plain = Searcher(features=frozenset()).search(GAME.initial(), Limits(depth=3))
     assert plain.algorithm == "alphabeta" and plain.nodes > 0
+
+
+def test_without_python_chess_the_game_names_the_extra() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['chess'] = None  # as if python-chess were not installed\n"
+        "import unbeatable\n"
+        "from unbeatable import get_game\n"
+        "try:\n"
+        "    get_game('chess')\n"
+        "except ValueError as err:\n"
+        "    print(err)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'unbeatable[chess]'" in done.stdout and "GPL-3.0" in done.stdout
