@@ -21,7 +21,6 @@ def _data_dir() -> Path | None:
     for candidate in (
         os.environ.get("UNBEATABLE_C4_DATA"),
         REPO.parent / "shared" / "benchmarks" / "connect4",
-        "/work/shared/benchmarks/connect4",
     ):
         if candidate and (Path(candidate) / "Test_L3_R1").is_file():
             return Path(candidate)

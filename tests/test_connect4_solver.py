@@ -30,7 +30,6 @@ def _data_dir() -> Path | None:
     candidates = [Path(env)] if env else []
     candidates += [
         REPO.parent / "shared" / "benchmarks" / "connect4",
-        Path("/work/shared/benchmarks/connect4"),
     ]
     for c in candidates:
         if (c / "Test_L3_R1").is_file():
