@@ -183,6 +183,10 @@ def db_probe(current, mask, nb, width, height, db_keys, db_vals):
     return s
 
 
+# negamax and solve_position are long (the 60-line rule's exception for the numba kernel): each
+# search keeps its explicit stack in local arrays inside one loop; split into helpers, that
+# state would be passed through a call at every node. Whether a split costs time here has not
+# been measured: measure before splitting.
 @njit(cache=True, nogil=True)
 def negamax(
     root_current, root_mask, root_nb, root_alpha, root_beta, width, height, table, stats, fu, fi,
