@@ -121,9 +121,8 @@ class Searcher(Searching):
         if result is None or not result.complete:
             return result
         try:
-            pv = solver_line(
-                state, result.best_moves[0], result.elapsed, self.options.solve_request(quick=True)
-            )
+            quick = self.options.solve_request(quick=True, deadline=deadline)
+            pv = solver_line(state, result.best_moves[0], result.elapsed, quick)
         except KeyboardInterrupt:
             raise SearchInterrupted(result) from None
         return replace(result, pv=pv, elapsed=time.perf_counter() - start)

@@ -70,6 +70,7 @@ def principal_variation(
 def solver_line(
     state: State, move: Move, spent: float, request: SolveRequest
 ) -> tuple[Move, ...]:
+    # A search's time limit is the request's deadline: the line stops there too.
     """The principal variation from a game's own solver: best moves followed one at a time,
     to the end of the game, while the solver answers ``request`` (a quick one: its book, its
     database, or a small search) and the line costs no more than the solve did, and at least
@@ -78,6 +79,8 @@ def solver_line(
     positions: seconds each for Connect Four past its 12-stone database.)"""
     line = [move]
     budget = time.perf_counter() + max(spent, 1.0)
+    if request.deadline is not None:
+        budget = min(budget, request.deadline)
     position = state.play(move)
     while position.outcome() is None and time.perf_counter() < budget:
         best = _proven_best(position, position.solver_moves(request))
