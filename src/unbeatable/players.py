@@ -114,23 +114,7 @@ def parse_player(spec: str, rng: random.Random) -> Player:
         player: Player = RandomPlayer(rng)
         player.name = text
         return player
-    algorithm: str | None = None
-    evaluate = None
-    for option in options:
-        key, eq, value = option.partition("=")
-        key, value = key.strip().lower(), value.strip()
-        if not eq or not value:
-            raise bad(f"option {option!r} is not KEY=VALUE")
-        if key == "algorithm":
-            if value not in ALGORITHMS:
-                raise bad(f"unknown algorithm {value!r}")
-            algorithm = value
-        elif key == "eval":
-            if value not in EVALUATIONS:
-                raise bad(f"unknown evaluation {value!r}")
-            evaluate = _zero if value == "zero" else None
-        else:
-            raise bad(f"unknown option {key!r}")
+    algorithm, evaluate = _options(options, bad)
     try:
         if kind == "perfect":
             if colon:
@@ -150,6 +134,30 @@ def parse_player(spec: str, rng: random.Random) -> Player:
         raise bad(f"{arg!r} is not a valid {kind} limit") from None
     searcher = Searcher(algorithm, evaluate=evaluate, rng=rng)
     return AIPlayer(limits, searcher, name=text)
+
+
+def _options(
+    options: list[str], bad: Callable[[str], PlayerSpecError]
+) -> tuple[str | None, Callable[[State], float] | None]:
+    """The algorithm and evaluation that a player spec's KEY=VALUE options ask for."""
+    algorithm: str | None = None
+    evaluate: Callable[[State], float] | None = None
+    for option in options:
+        key, eq, value = option.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not eq or not value:
+            raise bad(f"option {option!r} is not KEY=VALUE")
+        if key == "algorithm":
+            if value not in ALGORITHMS:
+                raise bad(f"unknown algorithm {value!r}")
+            algorithm = value
+        elif key == "eval":
+            if value not in EVALUATIONS:
+                raise bad(f"unknown evaluation {value!r}")
+            evaluate = _zero if value == "zero" else None
+        else:
+            raise bad(f"unknown option {key!r}")
+    return algorithm, evaluate
 
 
 @dataclass

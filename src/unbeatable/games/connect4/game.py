@@ -175,6 +175,22 @@ class Connect4(Game):
         return state
 
     def parse_picture(self, text: str) -> Connect4State:
+        first, second = self._read_cells(text)
+        mask = first | second
+        x_won, o_won = self._check_reachable(text, first, second)
+        moves = first.bit_count() + second.bit_count()
+        current = first if moves % 2 == 0 else second
+        outcome: Outcome | None = None
+        if x_won:
+            outcome = Outcome.FIRST_WINS
+        elif o_won:
+            outcome = Outcome.SECOND_WINS
+        elif moves == self.cells:
+            outcome = Outcome.DRAW
+        return Connect4State(self, current, mask, moves, outcome)
+
+    def _read_cells(self, text: str) -> tuple[int, int]:
+        """The first and the second player's stones of a picture (rows top first, ``/``)."""
         rows = text.split("/")
         if len(rows) != self.height:
             raise InvalidPositionError(
@@ -205,52 +221,31 @@ class Connect4(Game):
                         text=ch,
                         position=text,
                     )
+        return first, second
+
+    def _check_reachable(self, text: str, first: int, second: int) -> tuple[bool, bool]:
+        """Refuse a picture that play cannot reach; whether x and whether o has four."""
+
+        def refuse(why: str) -> InvalidPositionError:
+            return InvalidPositionError(f"{text!r} cannot arise: {why}", text=text, position=text)
+
         mask = first | second
         if not self._no_gaps(mask):
-            raise InvalidPositionError(
-                f"{text!r} cannot arise: a stone floats above an empty cell",
-                text=text,
-                position=text,
-            )
+            raise refuse("a stone floats above an empty cell")
         xs, os = first.bit_count(), second.bit_count()
         if xs not in (os, os + 1):
-            raise InvalidPositionError(
-                f"{text!r} cannot arise: x has {xs} stones and o {os} (x moves first)",
-                text=text,
-                position=text,
-            )
+            raise refuse(f"x has {xs} stones and o {os} (x moves first)")
         x_won, o_won = aligned(first, self.height), aligned(second, self.height)
         if x_won and o_won:
-            raise InvalidPositionError(
-                f"{text!r} cannot arise: both players have four in a row",
-                text=text,
-                position=text,
-            )
+            raise refuse("both players have four in a row")
         if x_won or o_won:
             winner_stones = first if x_won else second
             last_mover_is_x = xs == os + 1
             if x_won != last_mover_is_x or not self._last_stone_possible(winner_stones, mask):
-                raise InvalidPositionError(
-                    f"{text!r} cannot arise: play would have stopped at the first four in a row",
-                    text=text,
-                    position=text,
-                )
+                raise refuse("play would have stopped at the first four in a row")
         if not self._reachable(first, second):
-            raise InvalidPositionError(
-                f"{text!r} cannot arise: no alternating order of play under gravity reaches it",
-                text=text,
-                position=text,
-            )
-        moves = xs + os
-        current = first if moves % 2 == 0 else second
-        outcome: Outcome | None = None
-        if x_won:
-            outcome = Outcome.FIRST_WINS
-        elif o_won:
-            outcome = Outcome.SECOND_WINS
-        elif moves == self.cells:
-            outcome = Outcome.DRAW
-        return Connect4State(self, current, mask, moves, outcome)
+            raise refuse("no alternating order of play under gravity reaches it")
+        return x_won, o_won
 
     def _no_gaps(self, mask: int) -> bool:
         for column in self.columns:
