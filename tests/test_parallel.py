@@ -402,7 +402,10 @@ def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
     script = tmp_path / "interrupted.py"
     script.write_text(INTERRUPTED)
     with subprocess.Popen(  # closes the pipes whatever happens (warnings are errors)
-        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-X", "faulthandler", str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     ) as process:
         try:
             assert process.stdout is not None
@@ -410,7 +413,12 @@ def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
             assert len(pids) == 2
             time.sleep(0.5)
             process.send_signal(signal.SIGINT)
-            out, err = process.communicate(timeout=60)
+            try:
+                out, err = process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+                _, stacks = process.communicate(timeout=30)
+                raise AssertionError(f"no exit 60 s after Ctrl-C; its threads:\n{stacks}") from None
         finally:
             if process.poll() is None:
                 process.kill()

@@ -106,6 +106,11 @@ class WorkerPool:
             return
         self._executor = None
         processes = dict(getattr(executor, "_processes", None) or {})
+        # Tasks still queued for the workers sit in a pipe that no one will read once they are
+        # ended: do not let the interpreter wait at exit for the thread that feeds it.
+        call_queue = getattr(executor, "_call_queue", None)
+        if call_queue is not None:
+            call_queue.cancel_join_thread()
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes.values():
             if process.is_alive():
