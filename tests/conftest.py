@@ -1,6 +1,24 @@
+import signal
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60
 )
 settings.load_profile("default")
+
+
+@pytest.fixture(autouse=True)
+def _default_signals() -> Iterator[None]:
+    """Every test starts with Ctrl-C raising KeyboardInterrupt and children reaped normally.
+
+    Two full-suite runs from a clean clone found the test process ignoring SIGINT (a child
+    script then never heard Ctrl-C: the children inherit an ignored signal) and, in another
+    run, SIGCHLD; Python's own view of the handlers did not show it, so native code set it.
+    Which test leaves it is not found yet; setting both again here keeps the tests apart.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    yield

@@ -380,7 +380,9 @@ def test_killed_worker_does_not_hang() -> None:
 
 INTERRUPTED = textwrap.dedent(
     """
+    import signal
     import sys
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # whatever the parent ignored
     from unbeatable.games import get_game
     from unbeatable.search import Limits
     from unbeatable.search.parallel import ParallelSearcher
