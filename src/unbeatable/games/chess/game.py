@@ -13,7 +13,6 @@ from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 import chess
-import chess.polyglot
 
 from ...game import (
     FIRST,
@@ -99,6 +98,21 @@ class Chess(Game):
         return "\n".join([*rows, "  a b c d e f g h", f"{side} to move"])
 
 
+def _position_key(board: chess.Board) -> int:
+    """A 64-bit key of what makes two positions the same for repetitions and the table: the
+    pieces, the side to move, castling rights and a capturable en-passant square (the hash of
+    python-chess's bitboards, much cheaper than a Zobrist hash computed square by square)."""
+    ep = board.ep_square
+    if ep is not None and not board.has_legal_en_passant():
+        ep = None
+    return hash(
+        (
+            board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep,
+        )
+    )  # fmt: skip
+
+
 class ChessState(State):
     """A chess position: a python-chess board (never changed after it is made) and the table
     keys of the positions since the last capture or pawn move (for repetitions)."""
@@ -112,7 +126,7 @@ class ChessState(State):
     def __init__(self, board: chess.Board, history: tuple[int, ...]) -> None:
         self.board = board
         self.history = history
-        self._key = chess.polyglot.zobrist_hash(board)
+        self._key = _position_key(board)
         self._moves: tuple[chess.Move, ...] | None = None
         self._noisy: list[Move] | None = None
         self._outcome: Outcome | bool | None = False  # False: not computed yet
@@ -153,7 +167,11 @@ class ChessState(State):
 
     def _find_outcome(self) -> Outcome | None:
         board = self.board
-        if not self._all_moves():
+        # One legal move is enough to know that the game goes on: no full generation.
+        has_move = bool(self._moves) if self._moves is not None else None
+        if has_move is None:
+            has_move = any(board.generate_legal_moves())
+        if not has_move:
             if board.is_check():
                 return Outcome.SECOND_WINS if board.turn == chess.WHITE else Outcome.FIRST_WINS
             return Outcome.DRAW
@@ -185,8 +203,17 @@ class ChessState(State):
     def _find_noisy(self) -> list[Move]:
         board = self.board
         scored = []
-        for move in self.legal_moves():
-            assert isinstance(move, chess.Move)
+        if self.outcome() is not None:
+            return []
+        # Captures, then the pawn pushes from the seventh rank: no full move generation.
+        seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
+        pushers = board.pawns & board.occupied_co[board.turn] & seventh
+        candidates = list(board.generate_legal_captures())
+        if pushers:
+            candidates += [
+                m for m in board.generate_legal_moves(from_mask=pushers) if not board.is_capture(m)
+            ]
+        for move in candidates:
             if move.promotion is not None or board.is_capture(move):
                 victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant: a pawn
                 attacker = board.piece_type_at(move.from_square) or chess.PAWN
