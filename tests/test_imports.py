@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "unbeatable"
 
@@ -92,6 +94,7 @@ print("\\n".join(failed))
 """
 
 
+@pytest.mark.slow
 def test_every_module_imports_first_on_its_own() -> None:
     done = subprocess.run(
         [sys.executable, "-c", CHILD, *modules()], capture_output=True, text=True, timeout=300

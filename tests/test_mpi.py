@@ -28,7 +28,10 @@ def _mpi_ready() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_mpi_ready() is not None, reason=str(_mpi_ready()))
+pytestmark = [
+    pytest.mark.skipif(_mpi_ready() is not None, reason=str(_mpi_ready())),
+    pytest.mark.slow,  # MPI jobs: separate processes, seconds each
+]
 
 JOB = textwrap.dedent(
     """

@@ -147,6 +147,7 @@ def test_the_ai_plays_only_value_keeping_moves() -> None:
         ), board
 
 
+@pytest.mark.slow
 def test_minimax_visits_the_whole_game_tree() -> None:
     """549,946 nodes, the root included: the known size of tic-tac-toe's game tree."""
     start = get_game("tictactoe").initial()

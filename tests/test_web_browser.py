@@ -28,6 +28,9 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from unbeatable import cli  # noqa: E402
 from unbeatable.web.server import free_port, launch, stop  # noqa: E402
 
+# A real server and browser: seconds each; `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 

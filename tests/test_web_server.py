@@ -26,6 +26,9 @@ pytest.importorskip("uvicorn")
 
 from unbeatable.web.server import free_port, launch, stop
 
+# A real server and browser: seconds each; `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 #: A search that runs until its cap: Connect Four 24 plies deep with the generic engine.
 SLOW = {"game": "connect4", "depth": "24"}
 
