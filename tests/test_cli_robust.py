@@ -282,15 +282,21 @@ def test_the_recursion_check_counts_depth() -> None:
     assert code == 0, err
 
 
-def test_table_size_reaches_the_games_own_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[SolveRequest] = []
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> list[SolveRequest]:
+    """The requests Connect Four's own solver receives (it still answers them)."""
+    seen: list[SolveRequest] = []
     real = Connect4State.solver_moves
 
     def solver_moves(self: Connect4State, request: SolveRequest) -> Any:
-        asked.append(request)
+        seen.append(request)
         return real(self, request)
 
     monkeypatch.setattr(Connect4State, "solver_moves", solver_moves)
+    return seen
+
+
+def test_table_size_reaches_the_games_own_solver(asked: list[SolveRequest]) -> None:
     code, _, err = run("analyze", "connect4", "4453", "--table-size", "4096", "--json")
     assert code == 0, err
     assert asked and asked[0].table_size == 4096
@@ -363,15 +369,7 @@ def test_pyproject_licence_is_an_spdx_string() -> None:
     assert re.search(r"^license-files = ", text, re.M)
 
 
-def test_threads_and_no_book_reach_the_games_own_solver(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[SolveRequest] = []
-    real = Connect4State.solver_moves
-
-    def solver_moves(self: Connect4State, request: SolveRequest) -> Any:
-        asked.append(request)
-        return real(self, request)
-
-    monkeypatch.setattr(Connect4State, "solver_moves", solver_moves)
+def test_threads_and_no_book_reach_the_games_own_solver(asked: list[SolveRequest]) -> None:
     code, _, err = run("analyze", "connect4", "44444433", "--threads", "1", "--no-book", "--json")
     assert code == 0, err
     assert asked and asked[0].threads == 1 and asked[0].book is False
