@@ -172,6 +172,7 @@ print(r.interrupted, r.complete, time.perf_counter() - start, r.lower, r.upper)
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_compiled_search_with_bounds() -> None:
     import subprocess
     import sys
@@ -205,6 +206,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_solver_value_stops_and_raises_again() -> None:
     import subprocess
     import sys

@@ -219,6 +219,7 @@ def _truth(state: State) -> int:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["minimax", "alphabeta"])
 @pytest.mark.parametrize("hints", [False, True])
 def test_tree_values_with_extra_turns_match_brute_force(algorithm: str, hints: bool) -> None:
