@@ -18,6 +18,7 @@ from ..search import (
     Limits,
     ParallelSearcher,
     Searcher,
+    SearchInterrupted,
     SearchResult,
 )
 
@@ -279,8 +280,8 @@ def run_search(
     the result is the best known when Ctrl-C came (None if nothing was known yet)."""
     try:
         return engine.search(state, limits, analyse=analyse), False
-    except KeyboardInterrupt as stop:  # unbeatable.search.SearchInterrupted carries the result
-        return getattr(stop, "result", None), True
+    except SearchInterrupted as stop:
+        return stop.result, True
 
 
 # --- streams ---------------------------------------------------------------------------------

@@ -67,9 +67,6 @@ class Searcher(Searching):
         """See :meth:`.SearchOptions.uses_solver`."""
         return self.options.uses_solver(state)
 
-    def choose_algorithm(self, state: State) -> str:
-        return self.options.choose_algorithm(state)
-
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
         stop: threading.Event | None,

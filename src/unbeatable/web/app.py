@@ -210,8 +210,8 @@ class Api:
         job = Job("move", where.game.spec, where.moves_text, timeout, opponent=opponent, seed=seed)
         if opponent != "perfect" or not where.state.has_solver:
             return await self.search(job, timeout)  # a time limit holds it to the cap
-        # The game's own solver cannot be stopped by a time limit: it gets half the cap, and if
-        # it has not finished, a search with the game's evaluation plays in the other half.
+        # An exact answer from the game's own solver gets half the cap; if it has not finished
+        # (the worker is stopped), a search with the game's evaluation plays in the other half.
         half = timeout / 2
         found = await self.run(replace(job, cap=half), half)
         if isinstance(found, Response) and found.status_code == 504:

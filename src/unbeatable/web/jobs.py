@@ -14,12 +14,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
 from ..report import analyse as run_analysis
 from ..report import build_report
-from ..search import Limits, ParallelSearcher, Searcher, SearchResult
+from ..search import Limits, ParallelSearcher, Searcher
 from ..tree import TreeTooLargeError, build_tree
 from .inputs import BadInput
 from .treeview import algorithm_counts, tree_json
@@ -43,14 +42,6 @@ class Job:
     hints: bool = False
     max_nodes: int = 500
     workers: int = 2
-
-
-def _last(searcher: Searcher, state: State, limits: Limits, analyse: bool) -> SearchResult:
-    last: SearchResult | None = None
-    for partial in searcher.iterate(state, limits, analyse=analyse):
-        last = partial
-    assert last is not None
-    return last
 
 
 def capped(limits: Limits, cap: float) -> Limits:
@@ -87,7 +78,7 @@ def choose(job: Job) -> dict[str, Any]:
         limits = Limits(time=job.cap)  # exact when it can be, and always a move within the cap
     elif limits.time is not None and limits.time > job.cap:
         limits = Limits(time=job.cap)
-    result = _last(searcher, state, limits, analyse=False)
+    result = searcher.search(state, limits)
     assert result.move is not None
     report = build_report(game, state, result, given=job.moves).to_json()
     return {"move": state.move_text(result.move), "report": report}

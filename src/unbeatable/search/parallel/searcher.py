@@ -290,7 +290,7 @@ class _ParallelStep:
         return tuple(root.lines.get(move, [move]))
 
     def fallback(self) -> Move:
-        first: Move = self.order[0]
+        first: Move = self.run.engine.ordered(self.state, None)[0]
         return first
 
 

@@ -113,12 +113,10 @@ class Run:
             finished = self.tasks.wait(timeout)
             if self.stop is not None and self.stop.is_set():
                 raise SearchStopped
-            if not finished and self.stop is not None and (
-                self.deadline is None or time.perf_counter() < self.deadline + 0.5
-            ):
+            if not finished:  # a wait cut short to look at the stop flag, or the deadline
+                if self.deadline is not None and time.perf_counter() >= self.deadline + 0.5:
+                    raise SearchStopped
                 continue
-            if not finished:
-                raise SearchStopped
             for done in finished:
                 self._receive(done)
         top = max(root.values, key=lambda m: root.values[m])
