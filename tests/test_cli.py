@@ -362,9 +362,8 @@ def test_scripted_game_from_a_pipe() -> None:
 def test_slow_perfect_play_is_announced() -> None:
     _, out, _ = run("play", "mnk:4,4,4", stdin="quit\n")
     assert "note: perfect play of this game can take minutes" in out
-    _, out, _ = run("play", "connect4", stdin="quit\n")
-    assert "note: the game's own solver can take minutes" in out
     for argv in (
+        ["connect4"],  # its solver answers at once from the first move (book and database)
         ["tictactoe"],
         ["subtraction"],
         ["mnk:4,4,4", "--time", "0.1"],

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from tests.nojit import run_without_jit
 from unbeatable.games.connect4.solver import Solver, encode_moves
 
 REPO = Path(__file__).resolve().parents[1]
@@ -327,11 +326,4 @@ r = s.solve_many([m for m, _ in rows])
 assert [int(v) for v in r.scores] == [e for _, e in rows]
 print("ok")
 """
-    env = dict(os.environ)
-    env["NUMBA_DISABLE_JIT"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    proc = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "ok"
+    assert run_without_jit(code).strip() == "ok"

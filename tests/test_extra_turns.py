@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 
+from tests.brute import truth
 from tests.dots import Dots
-from unbeatable import Limits, Searcher, State
+from unbeatable import Limits, Searcher
 from unbeatable.search import search
 from unbeatable.search.parallel import ParallelSearcher
-from unbeatable.search.score import WIN, WIN_MIN
+from unbeatable.search.score import WIN_MIN
 
 VARIANTS: list[dict[str, object]] = [
     {"algorithm": "minimax"},
@@ -24,27 +24,6 @@ VARIANTS: list[dict[str, object]] = [
     {"algorithm": "alphabeta-stack"},
     {"algorithm": "alphabeta-stack", "table": False},
 ]
-
-
-@cache
-def truth(state: State) -> int:
-    """The depth-weighted value from the side to move's view, by brute force: a child's value
-    changes sign only when the other player is to move there."""
-    outcome = state.outcome()
-    if outcome is not None:
-        if outcome.winner is None:
-            return 0
-        return WIN if outcome.winner == state.to_move else -WIN
-    best = -2 * WIN
-    for move in state.legal_moves():
-        child = state.play(move)
-        value = truth(child)
-        if value >= WIN_MIN:
-            value -= 1
-        elif value <= -WIN_MIN:
-            value += 1
-        best = max(best, value if child.to_move == state.to_move else -value)
-    return best
 
 
 def positions(rows: int, cols: int, count: int, seed: int, least: int = 0) -> list[Dots]:

@@ -291,6 +291,19 @@ def test_connect4_solver_and_generic_search(pool: ProcessPoolExecutor) -> None:
         assert_same(parallel.search(state, Limits(depth=5)), serial)
 
 
+def test_connect4_solver_under_a_budget_as_serially(pool: ProcessPoolExecutor) -> None:
+    """A time or node budget goes to the game's solver, as in a serial search: the answer
+    comes from the solver (not from a depth-limited generic search of the evaluation)."""
+    state = get_game("connect4").parse_position("4453")
+    serial = Searcher().search(state, Limits(time=10), analyse=True)
+    with searcher(pool) as parallel:
+        timed = parallel.search(state, Limits(time=10), analyse=True)
+        budget = parallel.search(state, Limits(nodes=10**7), analyse=True)
+    assert serial.algorithm == timed.algorithm == budget.algorithm == "solver"
+    assert timed.complete and budget.complete
+    assert timed.move_scores == budget.move_scores == serial.move_scores
+
+
 def test_one_shot_functions() -> None:
     state = get_game("tictactoe").parse_position("1")
     serial = Searcher().search(state)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.brute import reachable, truth
 from unbeatable import (
     Limits,
     Move,
@@ -103,40 +103,12 @@ def test_the_same_with_analysis_every_move_exact() -> None:
     assert plain.move_scores is not None and len(plain.move_scores) == 8
 
 
-@cache
-def _negamax(state: State, depth: int) -> int:
-    """A reference depth-limited negamax with the library's scoring, for the contract."""
-    outcome = state.outcome()
-    if outcome is not None:
-        return 0 if outcome.winner is None else -WIN
-    if depth == 0:
-        return int(state.evaluate())
-    values = []
-    for move in state.legal_moves():
-        value = -_negamax(state.play(move), depth - 1)
-        values.append(value - 1 if value > WIN // 2 else value + 1 if value < -WIN // 2 else value)
-    return max(values)
-
-
-def _all_positions(spec: str) -> list[State]:
-    seen = {get_game(spec).initial()}
-    frontier = list(seen)
-    while frontier:
-        state = frontier.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
-    return sorted(seen, key=repr)
-
-
 @pytest.mark.parametrize("depth", [2, 3, 9])
 @pytest.mark.parametrize("table", [False, True])
 def test_alphabeta_keeps_its_contract_on_every_position(depth: int, table: bool) -> None:
     """Fail-soft: v <= alpha => V <= v; v >= beta => V >= v; otherwise v == V."""
     rng = random.Random(depth)
-    positions = _all_positions("mnk:2,4,3")  # every reachable position of a tiny game
+    positions = reachable(get_game("mnk:2,4,3").initial())  # every position of a tiny game
     assert len(positions) > 200
     # A table shared across roots may answer a shallow probe with a deeper result, which is
     # better but not the depth-limited value; so across roots only exact (full-depth) searches
@@ -145,7 +117,7 @@ def test_alphabeta_keeps_its_contract_on_every_position(depth: int, table: bool)
     for state in positions:
         if table and depth < 9:
             shared = TranspositionTable(1 << 12)
-        true = _negamax(state, depth)
+        true = truth(state, depth)
         for _ in range(3):
             a, b = sorted(
                 rng.sample([true - 2, true - 1, true, true + 1, true + 2, -INFINITY, INFINITY], 2)

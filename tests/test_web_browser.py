@@ -82,6 +82,18 @@ def status(driver: Any) -> str:
     return str(driver.find_element(By.ID, "status").text)
 
 
+def shown_error(driver: Any) -> Any:
+    """The page's error box, once it shows."""
+    return wait(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "error")
+            if d.find_element(By.ID, "error").is_displayed()
+            else False
+        ),
+    )
+
+
 def no_script_errors(driver: Any) -> None:
     log = driver.get_log("browser")  # an answer of 400 is logged as a network error: not ours
     errors = [e for e in log if e["level"] == "SEVERE" and e.get("source") != "network"]
@@ -163,14 +175,7 @@ def test_a_bad_position_in_the_url_shows_the_error(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
     browser.get(f"{base_url}/?game=connect4&moves=4458")
-    box = wait(
-        browser,
-        lambda d: (
-            d.find_element(By.ID, "error")
-            if d.find_element(By.ID, "error").is_displayed()
-            else False
-        ),
-    )
+    box = shown_error(browser)
     assert "column 8 does not exist (1-7)" in box.text
     assert "cannot be shown" in status(browser)
     browser.save_screenshot(str(tmp_path / "bad-url.png"))
@@ -250,4 +255,191 @@ def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser.find_element(By.ID, "new-game").click()
     wait(browser, lambda d: status(d) == "Your move" and "moves=&" not in d.current_url)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1  # AI opened
+    no_script_errors(browser)
+
+
+# --- chess ------------------------------------------------------------------------------------
+
+
+def needs_chess() -> None:
+    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+
+
+def square(driver: Any, name: str) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, f'#board [data-square="{name}"]')
+
+
+def piece_on(driver: Any, name: str) -> str:
+    pieces = square(driver, name).find_elements(By.CSS_SELECTOR, "text.piece")
+    return str(pieces[0].get_attribute("data-piece")) if pieces else ""
+
+
+def moves_in_url(driver: Any) -> list[str]:
+    query = driver.execute_script("return new URLSearchParams(location.search).get('moves')")
+    return [m for m in (query or "").split(",") if m]
+
+
+def your_move(driver: Any) -> Any:
+    return wait(
+        driver,
+        lambda d: (
+            status(d).startswith("Your move")
+            and d.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+        ),
+    )
+
+
+def test_chess_picked_in_the_menu_played_by_clicking_squares(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    needs_chess()
+    browser.set_window_size(1280, 1000)
+    browser.get(f"{base_url}/?game=tictactoe")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#game option[value="chess"]'))
+    browser.find_element(By.CSS_SELECTOR, '#game option[value="chess"]').click()
+    # chess cannot be solved: the opponent becomes a time-limited one
+    assert browser.find_element(By.ID, "opponent-kind").get_attribute("value") == "time"
+    field = browser.find_element(By.ID, "opponent-arg")
+    field.clear()
+    field.send_keys("0.3")
+    browser.find_element(By.ID, "new-game").click()
+    your_move(browser)
+    assert "game=chess" in browser.current_url and moves_in_url(browser) == []
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board g.square")) == 64
+    assert piece_on(browser, "e1") == "K" and piece_on(browser, "d8") == "q"
+    assert piece_on(browser, "e4") == ""
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#board .coord")]
+    assert labels[:2] == ["a", "8"]  # White at the bottom: a on the left, 8 at the top
+    rows = browser.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+    assert len(rows) == 20 and "Nf3" in [r.find_element(By.TAG_NAME, "td").text for r in rows]
+    browser.save_screenshot(str(tmp_path / "chess-start.png"))
+
+    # an illegal move is refused on the page: nothing is sent, the position stays
+    square(browser, "e2").click()
+    targets = {
+        t.get_attribute("data-square")
+        for t in browser.find_elements(By.CSS_SELECTOR, "#board g.target")
+    }
+    assert targets == {"e3", "e4"}
+    square(browser, "e5").click()
+    note = browser.find_element(By.ID, "chess-note").text
+    assert "cannot move to e5" in note and "pawn on e2" in note
+    assert moves_in_url(browser) == [] and piece_on(browser, "e2") == "P"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board g.target")  # nothing selected
+
+    # a legal move: the page sends it, the AI replies, and the reply is drawn
+    square(browser, "e2").click()
+    square(browser, "e4").click()
+    wait(browser, lambda d: len(moves_in_url(d)) == 2)
+    your_move(browser)
+    mine, reply = moves_in_url(browser)
+    assert mine == "e2e4" and piece_on(browser, "e4") == "P"
+    assert piece_on(browser, reply[2:4]).islower() and piece_on(browser, reply[:2]) == ""
+    highlighted = {
+        e.find_element(By.XPATH, "..").get_attribute("data-square")
+        for e in browser.find_elements(By.CSS_SELECTOR, "#board rect.last-move")
+    }
+    assert highlighted == {reply[:2], reply[2:4]}
+    assert browser.find_element(By.ID, "ai-note").text.startswith("The AI played ")
+    listed = browser.find_element(By.ID, "chess-moves").text
+    assert listed.startswith("1. e4 ") and len(listed.split()) == 3  # "1. e4 Nf6", in SAN
+
+    # two more moves: d2-d4 is legal whatever Black answered
+    square(browser, "d2").click()
+    square(browser, "d4").click()
+    wait(browser, lambda d: len(moves_in_url(d)) == 4)
+    your_move(browser)
+    assert browser.find_element(By.ID, "chess-moves").text.startswith("1. e4 ")
+    assert " 2. d4 " in browser.find_element(By.ID, "chess-moves").text
+    assert browser.find_element(By.ID, "pv").text  # the line, numbered, in SAN
+    browser.find_element(By.ID, "hint").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "#board .hint-arrow")
+    browser.save_screenshot(str(tmp_path / "chess-after-moves.png"))
+    browser.find_element(By.ID, "undo").click()  # takes back the AI's reply and d2-d4
+    wait(browser, lambda d: len(moves_in_url(d)) == 2 and piece_on(d, "d2") == "P")
+    no_script_errors(browser)
+
+
+def test_chess_check_mate_stalemate_and_promotion(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    needs_chess()
+    browser.set_window_size(1280, 1000)
+    browser.get(f"{base_url}/?game=chess&moves=e2e4,f7f6,d1h5&human=both")
+    wait(browser, lambda d: status(d).startswith("Black to move"))
+    assert status(browser) == "Black to move (check)"
+    assert square(browser, "e8").find_elements(By.CSS_SELECTOR, ".in-check")
+    # the only legal reply, g7-g6: the king cannot move, and no other piece may
+    square(browser, "e8").click()
+    assert "has no legal move" in browser.find_element(By.ID, "chess-note").text
+    square(browser, "g7").click()
+    assert {
+        t.get_attribute("data-square")
+        for t in browser.find_elements(By.CSS_SELECTOR, "#board g.target")
+    } == {"g6"}
+    browser.save_screenshot(str(tmp_path / "chess-check.png"))
+
+    browser.get(f"{base_url}/?game=chess&moves=f2f3,e7e5,g2g4,d8h4&human=both")
+    wait(browser, lambda d: status(d).startswith("Game over"))
+    assert status(browser) == "Game over. Checkmate: Black wins."
+    assert square(browser, "e1").find_elements(By.CSS_SELECTOR, ".in-check")
+    assert browser.find_element(By.ID, "chess-moves").text == "1. f3 e5 2. g4 Qh4#"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board g.playable")
+    browser.save_screenshot(str(tmp_path / "chess-mate.png"))
+
+    browser.get(f"{base_url}/?game=chess&fen=7k/5Q2/6K1/8/8/8/8/8+b+-+-+0+1&moves=")
+    wait(browser, lambda d: status(d).startswith("Game over"))
+    assert status(browser) == "Game over. Draw by stalemate."
+
+    # a promotion: the page asks which piece (the queen first), and plays the one chosen
+    fen = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"  # (Black's pawn: a knight does not end it)
+    browser.get(f"{base_url}/?game=chess&fen={fen.replace(' ', '+')}&opponent=time:0.3")
+    your_move(browser)
+    square(browser, "e7").click()
+    square(browser, "e8").click()
+    choices = browser.find_elements(By.CSS_SELECTOR, "#board .promotion-choice")
+    assert [c.get_attribute("data-promotion") for c in choices] == ["q", "r", "b", "n"]
+    browser.save_screenshot(str(tmp_path / "chess-promotion.png"))
+    assert moves_in_url(browser) == []  # nothing played until a piece is chosen
+    choices[3].click()
+    wait(browser, lambda d: len(moves_in_url(d)) == 2)
+    assert moves_in_url(browser)[0] == "e7e8n" and piece_on(browser, "e8") == "N"
+    assert browser.find_element(By.ID, "chess-moves").text.startswith("1. e8=N ")
+    no_script_errors(browser)
+
+
+def test_chess_as_black_the_board_is_flipped_and_the_ai_opens(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    needs_chess()
+    browser.set_window_size(1280, 1000)
+    browser.get(f"{base_url}/?game=chess&moves=&human=second&opponent=time:0.3")
+    your_move(browser)
+    (opening,) = moves_in_url(browser)
+    assert piece_on(browser, opening[2:4]).isupper()  # White's first move, on the board
+    svg = browser.find_element(By.CSS_SELECTOR, "#board svg.chess")
+    assert svg.get_attribute("data-orientation") == "black"
+    a1, h8 = square(browser, "a1").rect, square(browser, "h8").rect
+    assert a1["y"] < h8["y"] and a1["x"] > h8["x"]  # Black at the bottom: a1 top right
+    assert browser.find_element(By.CSS_SELECTOR, "#human").get_attribute("value") == "second"
+    browser.save_screenshot(str(tmp_path / "chess-flipped.png"))
+    browser.find_element(By.ID, "flip").click()  # turned by hand: White at the bottom again
+    a1, h8 = square(browser, "a1").rect, square(browser, "h8").rect
+    assert a1["y"] > h8["y"]
+    browser.find_element(By.ID, "flip").click()
+    # the principal variation, numbered in SAN, step by step on the (still flipped) board
+    line = browser.find_element(By.ID, "pv").text.split()
+    assert line[0] == "1..." and not any(len(m) == 4 and m[1].isdigit() for m in line)
+    before = browser.find_element(By.CSS_SELECTOR, "#board svg.chess").get_attribute("data-fen")
+    browser.find_element(By.ID, "pv-play").click()
+    wait(browser, lambda d: status(d) == f"After {line[1]}")
+    svg = browser.find_element(By.CSS_SELECTOR, "#board svg.chess")
+    assert svg.get_attribute("data-fen") != before
+    assert svg.get_attribute("data-orientation") == "black"
+    browser.find_element(By.ID, "pv-close").click()
+    wait(browser, lambda d: status(d) == "Your move")
+    # a bad move in the URL: the error, as for every game
+    browser.get(f"{base_url}/?game=chess&moves=e2e4,e2e5")
+    box = shown_error(browser)
+    assert "'e2e5' is not a legal move" in box.text
     no_script_errors(browser)

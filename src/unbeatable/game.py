@@ -159,8 +159,9 @@ class State(ABC):
       a whole game; needed for the solve score convention and to choose a search strategy.
     * :attr:`game`: the :class:`Game` the state belongs to, with its parameters; a searcher
       empties its table when the game changes (keys need not tell games apart).
-    * :attr:`has_solver` with :meth:`solver_value` and :meth:`solver_moves`: a solver of the
-      game's own that answers exact questions faster than the generic search.
+    * :attr:`has_solver` with :meth:`solver_value`, :meth:`solver_moves` and
+      :meth:`solver_line`: a solver of the game's own that answers exact questions faster
+      than the generic search.
 
     Turns need not alternate: a player may move several times in a row (``to_move`` says who
     moves); the search negates a value only where the side to move changes.
@@ -173,13 +174,19 @@ class State(ABC):
 
     #: The search features this game's searches use unless told otherwise (see
     #: :data:`unbeatable.search.options.FEATURES`): a game too large to solve, like chess, asks
-    #: for quiescence search, killer moves and the history heuristic. Default: none.
+    #: for quiescence search, killer moves, the history heuristic and the others it gains
+    #: from. Default: none.
     search_features: ClassVar[frozenset[str]] = frozenset()
 
     #: True when the game answers exact questions with a solver of its own: then an exact
     #: search (no depth limit, the default algorithm, no evaluation hook) asks
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
     has_solver: ClassVar[bool] = False
+
+    #: Seconds a search takes when it is given no limit at all. None (the default): such a
+    #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
+    #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
+    default_time: ClassVar[float | None] = None
 
     # --- required -------------------------------------------------------------------------
 
@@ -238,6 +245,20 @@ class State(ABC):
         first: quiescence search follows them past the depth limit. Default: none."""
         return ()
 
+    def null_move(self) -> State | None:
+        """This position with the other player to move and nothing else changed (a pass), for
+        null-move pruning; None when passing says nothing useful here. Default: None (the
+        search never passes). A game that offers it says that a pass is never better than its
+        best move: not true in zugzwang, so chess refuses it when the side to move is in check
+        or has only its king and pawns."""
+        return None
+
+    def extends(self) -> bool:
+        """Whether the search should look one ply further below this position than its depth
+        limit says (a check extension: in chess, the side to move is in check). Default:
+        False."""
+        return False
+
     def winning_move(self) -> Move | None:
         """A legal move that ends the game at once in the mover's favour, or None.
 
@@ -256,6 +277,14 @@ class State(ABC):
         """Every legal move's value from the game's own solver (see :class:`SolveAnswer`), or
         None (no solver, or ``request.quick`` and no quick answer). Only called when
         :attr:`has_solver` is True, on unfinished positions."""
+        return None
+
+    def solver_line(self, request: SolveRequest) -> Sequence[Move] | None:
+        """A principal variation of this unfinished position from the game's own solver: moves
+        that each keep the position's exact value, to the end of the game, or fewer when a
+        budget in ``request`` ran out first; None when the solver gives no line (the search
+        then follows :meth:`solver_moves` answers). Only called when :attr:`has_solver` is
+        True."""
         return None
 
     # --- notation -------------------------------------------------------------------------

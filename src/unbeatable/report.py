@@ -29,6 +29,7 @@ __all__ = [
     "build_report",
     "describe",
     "line_text",
+    "shown",
 ]
 
 
@@ -149,13 +150,21 @@ def describe(score: Score, state: State | None = None, depth: int | None = None)
     return text
 
 
-def line_text(state: State, moves: Iterable[Move]) -> tuple[str, ...]:
-    """A line of moves from ``state`` in the game's notation."""
+def line_text(state: State, moves: Iterable[Move], *, labels: bool = False) -> tuple[str, ...]:
+    """A line of moves from ``state`` in the game's notation (``labels``: as people read
+    them, :meth:`State.move_label`; chess: SAN)."""
     texts = []
     for move in moves:
-        texts.append(state.move_text(move))
+        texts.append(state.move_label(move) if labels else state.move_text(move))
         state = state.play(move)
     return tuple(texts)
+
+
+def shown(state: State, move: Move) -> str:
+    """A move for people: its notation, and its label where the game has another (chess:
+    ``h5f7 Qxf7#``)."""
+    text, label = state.move_text(move), state.move_label(move)
+    return text if label == text else f"{text} {label}"
 
 
 def _position_text(game: Game, state: State, given: str) -> str:

@@ -10,36 +10,104 @@ iteration prints an ``info`` line, the end a ``bestmove``.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import threading
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO
 
 from .game import GameError, State
 from .games import get_game
 from .search import Limits, Searcher, SearchResult
 
-__all__ = ["main", "time_for_move"]
+__all__ = ["TimeBudget", "main", "time_for_move"]
 
 NAME = "unbeatable"
 
-#: Seconds kept back from every move's time for the GUI's and the pipe's delays.
-OVERHEAD = 0.05
+#: Seconds a move costs beyond the search, as a GUI's clock sees it (the pipe, the client, the
+#: parsing of the position, the thread's start, the last look at the clock, the answer), until
+#: the engine has measured it: see :class:`Lag`.
+OVERHEAD = 0.1
 
 #: The moves a clock without ``movestogo`` is shared over.
-HORIZON_MOVES = 30
+HORIZON_MOVES = 25
+
+#: The shortest search asked for (a search needs a positive time).
+SHORTEST = 0.001
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """How long to think about one move, in seconds from the ``go``: no new iteration starts
+    after ``soft`` (the next one would most likely not finish, and an unfinished iteration is
+    thrown away), and the search stops at ``hard`` whatever it is doing."""
+
+    soft: float
+    hard: float
 
 
 def time_for_move(
-    remaining: float, increment: float = 0.0, moves_to_go: int | None = None
-) -> float:
-    """Seconds to spend on this move with ``remaining`` on the clock: an even share of what is
-    left over the moves to come plus most of the increment, never more than a third of the
-    clock, and always something (so that the engine never loses on time)."""
-    share = remaining / (moves_to_go or HORIZON_MOVES) + 0.75 * increment
-    budget = min(share, remaining / 3) - OVERHEAD
-    return max(budget, min(0.01, remaining / 10))
+    remaining: float,
+    increment: float = 0.0,
+    moves_to_go: int | None = None,
+    overhead: float = OVERHEAD,
+) -> TimeBudget:
+    """The budget of a move with ``remaining`` seconds on the clock (before this move's
+    ``increment`` is added), ``moves_to_go`` moves before the clock is refilled, and
+    ``overhead`` seconds that every move costs beyond its search.
+
+    Two moves' overhead is kept back; the rest, ``usable``, is shared evenly over the moves to
+    come (``moves_to_go``, else :data:`HORIZON_MOVES`), plus most of what the increment gives
+    beyond the overhead: that share is the time aimed at. No iteration starts after half of it;
+    the search stops at two and a half times it, and never later than a third of ``usable``
+    (all of it when this move is the last before the clock is refilled, half when it is one of
+    two). A clock under the reserve still gets a few milliseconds, so that a move is always
+    made.
+    """
+    usable = max(remaining - 2 * overhead, 0.0)
+    moves = moves_to_go or HORIZON_MOVES
+    share = usable / moves + 0.8 * max(increment - overhead, 0.0)
+    hard = min(2.5 * share, usable / min(moves, 3))
+    if hard < 0.01:  # under the reserve: answer at once, with whatever depth 1 gives
+        hard = max(min(0.01, remaining / 10), SHORTEST)
+    return TimeBudget(soft=min(share / 2, hard), hard=hard)
+
+
+class Lag:
+    """The overhead of a move as the GUI's clock sees it, measured: between two ``go`` on a
+    clock in the same game, the clock fell by the time the GUI counted (less the increment);
+    what the engine counted itself, from reading ``go`` to writing ``bestmove``, is less by the
+    lag. The estimate is the largest of the last :attr:`KEEP` lags, never under
+    :data:`OVERHEAD`."""
+
+    KEEP = 8
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.last: tuple[int, float, float, float] | None = None  # ply, clock, increment, spent
+
+    @property
+    def overhead(self) -> float:
+        return max([OVERHEAD, *self.lags])
+
+    def forget(self) -> None:
+        """A new game: the next clock follows no earlier one."""
+        self.last = None
+
+    def clock(self, ply: int, remaining: float, increment: float) -> None:
+        """Our clock at a ``go`` at ``ply``: compare it with the previous one."""
+        if self.last is not None and ply == self.last[0] + 2:
+            _, before, added, spent = self.last
+            lag = (before + added - remaining) - spent
+            self.lags = [*self.lags, max(lag, 0.0)][-self.KEEP :]
+        self.last = (ply, remaining, increment, 0.0)
+
+    def answered(self, spent: float) -> None:
+        """The engine's own count of the move just answered."""
+        if self.last is not None:
+            self.last = (*self.last[:3], spent)
 
 
 @dataclass
@@ -53,14 +121,28 @@ class Go:
     clock: dict[str, float] | None = None
     movestogo: int | None = None
 
-    def limits(self, white: bool) -> Limits:
-        seconds = self.movetime
-        if self.clock is not None and seconds is None:
-            side = "w" if white else "b"
-            remaining = self.clock.get(f"{side}time")
-            increment = self.clock.get(f"{side}inc", 0.0)
-            if remaining is not None:
-                seconds = time_for_move(remaining, increment, self.movestogo)
+    def side_clock(self, white: bool) -> tuple[float, float] | None:
+        """The clock and the increment of the side to move (None: no clock, ``movetime`` or
+        ``infinite``)."""
+        if self.clock is None or self.movetime is not None or self.infinite:
+            return None
+        side = "w" if white else "b"
+        remaining = self.clock.get(f"{side}time")
+        if remaining is None:
+            return None
+        return remaining, self.clock.get(f"{side}inc", 0.0)
+
+    def budget(self, white: bool, overhead: float = OVERHEAD) -> TimeBudget | None:
+        """The budget on the clock of the side to move (None: no clock)."""
+        clock = self.side_clock(white)
+        if clock is None:
+            return None
+        return time_for_move(*clock, self.movestogo, overhead)
+
+    def limits(self, white: bool, overhead: float = OVERHEAD) -> Limits:
+        """The search's limits (a clock's hard limit, or ``movetime``, as its time)."""
+        budget = self.budget(white, overhead)
+        seconds = budget.hard if budget is not None else self.movetime
         if self.infinite or (seconds is None and self.depth is None and self.nodes is None):
             seconds = 1e7 if self.infinite or self.depth is None else None  # until `stop`
         return Limits(depth=self.depth, time=seconds, nodes=self.nodes)
@@ -135,6 +217,7 @@ class Engine:
         self.searcher = Searcher(iterative=True)
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
+        self.lag = Lag()
 
     def send(self, line: str) -> None:
         with self.lock:
@@ -156,6 +239,7 @@ class Engine:
         elif command == "ucinewgame":
             self.finish()
             self.searcher = Searcher(iterative=True)
+            self.lag.forget()
         elif command == "position":
             self.finish()
             self.position(rest)
@@ -178,29 +262,60 @@ class Engine:
             self.send(f"info string bad position: {err}")
 
     def go(self, words: list[str]) -> None:
+        received = time.perf_counter()
         try:
             go = parse_go(words)
         except ValueError as err:
             self.send(f"info string bad go command: {err}")
             return
-        limits = go.limits(self.state.to_move == 0)
+        white = self.state.to_move == 0
+        clock = go.side_clock(white)
+        if clock is not None:
+            self.lag.clock(self.state.ply, *clock)
+        overhead = self.lag.overhead
         self.stop = threading.Event()
         self.thread = threading.Thread(
-            target=self.think, args=(self.state, limits, go.infinite), daemon=True
+            target=self.think,
+            args=(
+                self.state, go.limits(white, overhead), go.budget(white, overhead), go.infinite,
+                received,
+            ),
+            daemon=True,
         )
         self.thread.start()
 
-    def think(self, state: State, limits: Limits, infinite: bool) -> None:
+    def think(
+        self,
+        state: State,
+        limits: Limits,
+        budget: TimeBudget | None,
+        infinite: bool,
+        received: float,
+    ) -> None:
+        """Search ``state`` and answer ``bestmove``. On a clock the budget counts from
+        ``received`` (when ``go`` was read): the search stops at its hard limit, and no
+        iteration starts after its soft one."""
         best: object = None
         if state.outcome() is None:
+            if budget is not None:
+                left = budget.hard - (time.perf_counter() - received)
+                limits = replace(limits, time=max(left, SHORTEST))
             result: SearchResult | None = None
             for result in self.searcher.iterate(state, limits, stop=self.stop):
                 if result.complete:
                     self.send(info_line(result, state))
+                    if budget is not None and time.perf_counter() - received >= budget.soft:
+                        self.stop.set()  # the next iteration ends at once; this one stands
             best = result.move if result is not None else None
         if infinite:  # the answer waits for `stop`, even when the search ended sooner
             self.stop.wait()
         self.send(f"bestmove {state.move_text(best) if best is not None else '0000'}")
+        if budget is not None:
+            self.lag.answered(time.perf_counter() - received)
+        # What the search keeps (its table) is moved out of the collector's sight: a full
+        # collection over it would otherwise stall a later move by a large fraction of a second.
+        # Objects are still freed when their last reference goes.
+        gc.freeze()
 
     def finish(self) -> None:
         """Stop a search under way and wait for its ``bestmove``."""

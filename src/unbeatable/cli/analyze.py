@@ -8,7 +8,7 @@ import json
 from .. import render
 from ..game import Game, State, player_name
 from ..games import get_game
-from ..report import analyse, describe, line_text
+from ..report import analyse, describe, line_text, shown
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -19,7 +19,8 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         "analyze",
         help="score every legal move of a position",
         description="Every legal move with its score, the best moves, the principal variation "
-        "and the search figures. Exact unless a limit is given. Ctrl-C prints the best known "
+        "and the search figures. Exact unless a limit is given (a game too large to solve, like "
+        "chess, has its own time limit). Ctrl-C prints the best known "
         "so far, marked interrupted (exit code 130).",
         epilog="Example: unbeatable analyze tictactoe 51 --json",
     )
@@ -75,26 +76,25 @@ def show(
     rows = []
     for move, score in (result.move_scores or {}).items():
         mark = "*" if move in result.best_moves else ""
-        rows.append([f"{mark}{_shown(state, move)}", describe(score, state, depth)])
+        rows.append([f"{mark}{shown(state, move)}", describe(score, state, depth)])
     render.print_table(out, ["move", "score"], rows, align="ll", color=color)
-    out.write(f"best: {' '.join(_shown(state, m) for m in result.best_moves)}\n")
-    out.write(f"principal variation: {' '.join(line_text(state, result.pv))}\n")
+    out.write(f"best: {' '.join(shown(state, m) for m in result.best_moves)}\n")
+    out.write(f"principal variation: {' '.join(line_text(state, result.pv, labels=True))}\n")
     if result.algorithm == "solver":
         out.write(
             f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms"
-            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+            f"{stopped(result, interrupted)}\n"
         )
     else:
         out.write(
             f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
             f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-            f"{'' if result.exact else ', heuristic'}"
-            f"{', interrupted' if interrupted or not result.complete else ''}\n"
+            f"{'' if result.exact else ', heuristic'}{stopped(result, interrupted)}\n"
         )
 
 
-def _shown(state: State, move: object) -> str:
-    """A move for people: its notation, and its label where the game has another (chess:
-    ``h5f7 Qxf7#``)."""
-    text, label = state.move_text(move), state.move_label(move)
-    return text if label == text else f"{text} {label}"
+def stopped(result: SearchResult, interrupted: bool) -> str:
+    """Why the search ended early, if it did: Ctrl-C, or its limit."""
+    if interrupted:
+        return ", interrupted"
+    return "" if result.complete else ", stopped at its limit"

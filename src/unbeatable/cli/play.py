@@ -9,16 +9,13 @@ import time
 from .. import render
 from ..game import Move, State, player_name
 from ..games import get_game
-from ..report import describe
+from ..report import describe, shown
 from ..search import Limits, SearchResult
 from . import common
 from .common import Streams, UsageError, cut
 
 #: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
 QUICK_MOVE_SECONDS = 1.0
-
-#: With more plies than this left, a game's own solver may be slow (Connect Four's opening).
-SLOW_SOLVER_PLIES = 30
 
 #: A search of this many nodes that does not settle the start's value warns of slow play.
 PROBE_NODES = 20_000
@@ -36,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         description=(
             "Play against the AI: type a move (a cell, a column, a number of tokens...), or "
             "hint (the best moves with their scores), moves, undo, new, help or quit. "
-            "The AI plays perfectly unless --depth, --time or --nodes limits it; Ctrl-C while "
+            "The AI plays perfectly unless --depth, --time or --nodes limits it (a game too large "
+            "to solve, like chess, has its own time a move); Ctrl-C while "
             "it thinks makes it play the best move found so far. Input may come from a pipe: "
             "when it ends before the game does, the exit code is 1."
         ),
@@ -72,14 +70,18 @@ def side(text: str) -> int:
     raise UsageError(f"--human {cut(text)!r}: choose first (x) or second (o)")
 
 
-def strength(limits: Limits) -> str:
+def strength(limits: Limits, state: State) -> str:
+    """The AI's limits as the search will apply them to ``state`` (see Limits.for_state)."""
+    applied = limits.for_state(state)
     parts = []
-    if limits.depth is not None:
-        parts.append(f"depth {limits.depth}")
-    if limits.time is not None:
-        parts.append(f"{limits.time:g} s a move")
-    if limits.nodes is not None:
-        parts.append(f"{limits.nodes} nodes")
+    if applied.depth is not None:
+        parts.append(f"depth {applied.depth}")
+    if applied.time is not None:
+        parts.append(f"{applied.time:g} s a move")
+    if applied.nodes is not None:
+        parts.append(f"{applied.nodes} nodes")
+    if applied != limits:
+        parts[-1] += ": the game is too large to solve"
     return ", ".join(parts) if parts else "perfect play"
 
 
@@ -105,17 +107,10 @@ class Session:
         """Perfect play by plain search can take minutes a move: when a short search of the
         start does not settle its value, say so."""
         state = self.start
-        if self.limits != Limits():
-            return
+        if self.limits.for_state(state) != Limits():
+            return  # a limit, or the game's own time a move (see strength)
         if self.searcher.uses_solver(state):
-            # The game's own solver: it cannot be probed, nor stopped until it returns.
-            left = state.max_plies - state.ply if state.max_plies is not None else None
-            if left is None or left > SLOW_SOLVER_PLIES:
-                self.out.write(
-                    "note: the game's own solver can take minutes a move this early, and Ctrl-C "
-                    "reaches it only when it returns; --time SECONDS limits the AI\n"
-                )
-            return
+            return  # the game's own solver answers at once (or says itself why it cannot)
         if not self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
             self.out.write(
                 "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
@@ -146,14 +141,15 @@ class Session:
 
     def demo(self, delay: float) -> int:
         out = self.out
-        out.write(f"{self.game.spec}: the AI ({strength(self.limits)}) plays both sides\n")
+        ai = strength(self.limits, self.start)
+        out.write(f"{self.game.spec}: the AI ({ai}) plays both sides\n")
         self.warn_if_slow()
         state = self.start
         while state.outcome() is None:
             self.board(state)
             move, result = self.think(state)
             who = player_name(state.to_move)
-            out.write(f"{who} plays {state.move_text(move)} ({who}: {describe(result.score)})\n")
+            out.write(f"{who} plays {shown(state, move)} ({who}: {describe(result.score)})\n")
             out.flush()
             state = state.play(move)
             if delay > 0:
@@ -240,8 +236,9 @@ class Session:
         out = self.out
         you = player_name(human)
         tip = "; Ctrl-C while it thinks makes it move at once" if self.limits == Limits() else ""
+        ai = strength(self.limits, self.start)
         out.write(
-            f"{self.game.spec}: you play {you} against the AI ({strength(self.limits)}{tip}). "
+            f"{self.game.spec}: you play {you} against the AI ({ai}{tip}). "
             f"Type {PLAY_HELP}.\n"
         )
         self.warn_if_slow()
@@ -251,7 +248,7 @@ class Session:
             outcome = state.outcome()
             if outcome is None and state.to_move != human:
                 move, result = self.think(state)
-                out.write(f"AI plays {state.move_text(move)} (AI: {describe(result.score)})\n")
+                out.write(f"AI plays {shown(state, move)} (AI: {describe(result.score)})\n")
                 self.history.append(state.play(move))
                 show = True
                 continue

@@ -176,8 +176,8 @@ class Searching(ABC):
         """Yield a result after every completed iteration; the last one is the answer (see
         :func:`deepen`). ``analyse``: give every legal move its own value. ``stop``: set it
         (from another thread) to end the search as a spent budget does."""
-        limits = Limits.of(limits)
         check_state(state)
+        limits = Limits.of(limits).for_state(state)
         algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
         return self._iterate(state, limits, algorithm, analyse, stop)

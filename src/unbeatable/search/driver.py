@@ -18,11 +18,17 @@ from .engine import Engine
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import principal_variation, solver_line
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
-from .score import INFINITY, Score, solve_score, to_table, value_from_solve_score
+from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
 from .table import EXACT, RESOLVED, TranspositionTable
 
 __all__ = ["ALGORITHMS", "Limits", "SearchResult", "Searcher", "search", "solve"]
+
+#: Aspiration windows: the first window's half-width around the last iteration's value (in
+#: the evaluation's units: centipawns in chess); it grows fourfold at every failure, and past
+#: :data:`ASPIRATION_WIDEST` that side of the window opens fully.
+ASPIRATION = 50
+ASPIRATION_WIDEST = 5000
 
 
 class Searcher(Searching):
@@ -125,6 +131,16 @@ class Searcher(Searching):
         return replace(result, pv=pv, elapsed=time.perf_counter() - start)
 
 
+def unsolved(state: State) -> str:
+    """Why an exact search of ``state`` came back inexact: its game is too large to solve."""
+    name = state.game.spec if state.game is not None else type(state).__name__
+    spent = f" in {state.default_time:g} s" if state.default_time is not None else ""
+    return (
+        f"{name} cannot be solved: the search did not reach the end of the game{spent}"
+        " (search it with a depth or time limit instead)"
+    )
+
+
 def solver_may_answer(limits: Limits) -> bool:
     """Whether a game's own solver answers under ``limits``: any search without a depth limit
     (a depth limit asks for the generic search with the game's evaluation). A time or node
@@ -173,6 +189,7 @@ class _SerialStep:
         self.engine = engine
         self.algorithm = algorithm
         self.current = Root()
+        self.guess: int | None = None  # the last iteration's value, for aspiration windows
 
     @property
     def counters(self) -> Engine:
@@ -182,6 +199,7 @@ class _SerialStep:
         engine, state = self.engine, self.state
         horizon = engine.horizon
         self.current = root = Root()
+        engine.extension_plies = 2 * depth
         try:
             if self.algorithm in ("minimax", "negamax"):
                 self._plain(root, depth)
@@ -199,6 +217,8 @@ class _SerialStep:
             value, best, _ = rank_moves(root.order, root.values, root.exact, False)
             stored = RESOLVED if root.exact else depth
             engine.table.store(engine.key(state), to_table(value, 0), EXACT, stored, best[0])
+        if root.values:
+            self.guess = max(root.values.values())
         return root
 
     def partial(self) -> Root | None:
@@ -243,21 +263,60 @@ class _SerialStep:
             search: Callable[[State, int, int, int, int], int] = engine.alphabeta
         else:
             search = lambda s, d, a, b, p: alphabeta_stack(engine, s, d, a, b, p)  # noqa: E731
-        best = -INFINITY
         root.order = self.searcher.options.tie_order(state)
-        for move in engine.ordered(state, first):
+        moves = list(engine.ordered(state, first))
+        guess = self.guess
+        if analyse or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
+            self._root_moves(root, moves, depth, analyse, search, -INFINITY, INFINITY)
+            return
+        # Aspiration window: the value is expected near the last iteration's; when every move
+        # fails low, the window opens downwards and the moves are searched again.
+        width = ASPIRATION
+        low, high = guess - width, guess + width
+        while not self._root_moves(root, moves, depth, analyse, search, low, high):
+            width *= 4
+            lost = max(root.values.values()) <= -WIN_MIN
+            low = -INFINITY if width > ASPIRATION_WIDEST or lost else guess - width
+            root.values.clear()
+            root.lines.clear()
+
+    def _root_moves(
+        self,
+        root: Root,
+        moves: list[Move],
+        depth: int,
+        analyse: bool,
+        search: Callable[[State, int, int, int, int], int],
+        low: int,
+        high: int,
+    ) -> bool:
+        """Search every root move within the window (``low``, ``high``): False when every
+        move failed low (then the values are only upper bounds). A move that fails high is
+        searched again with the window opened upwards, so the best move's value is exact."""
+        engine, state = self.engine, self.state
+        best = -INFINITY
+        width = ASPIRATION
+        for move in moves:
             child = state.play(move)
             # Analysing: every move exactly. Otherwise a window one below the best so far, so
             # that a move as good as the best is told apart from a worse one.
-            alpha = -INFINITY if analyse or best == -INFINITY else best - 1
-            if child.to_move == state.to_move:
-                value = search(child, depth - 1, alpha, INFINITY, 1)
-            else:
-                value = -search(child, depth - 1, -INFINITY, -alpha, 1)
+            alpha = -INFINITY if analyse else low if best == -INFINITY else max(low, best - 1)
+            below = depth if engine.extensions and child.extends() else depth - 1
+            while True:
+                if child.to_move == state.to_move:
+                    value = search(child, below, alpha, high, 1)
+                else:
+                    value = -search(child, below, -high, -alpha, 1)
+                if value < high:
+                    break
+                width *= 4
+                wide = width > ASPIRATION_WIDEST or value >= WIN_MIN
+                high = INFINITY if wide else value + width
             root.values[move] = value
             if value > alpha:
                 root.lines[move] = [move, *engine.line(1)]
             best = max(best, value)
+        return best > low
 
 
 def search(
@@ -285,5 +344,7 @@ def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None)
         if own is not None:
             return (own > 0) - (own < 0) if weak else own
     result = searcher.search(state)
+    if not result.exact:
+        raise ValueError(unsolved(state))
     score = solve_score(state, result.score)
     return (score > 0) - (score < 0) if weak else score

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 
 from ..game import FIRST, Move, State
-from .score import EVAL_LIMIT, INFINITY, WIN, from_table, to_table
+from .score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, from_table, to_table
 from .table import EXACT, LOWER, RESOLVED, UPPER, TranspositionTable
 
 __all__ = ["Engine", "SearchStopped"]
@@ -24,6 +24,15 @@ CHECK_EVERY = 64
 
 #: The next check of a search without a budget: never.
 NEVER = 1 << 62
+
+#: Null-move pruning: how many plies the search after a pass is shorter than a move's (R).
+NULL_REDUCTION = 2
+#: ... and R + 1 from this remaining depth on.
+NULL_DEEP = 6
+
+#: Check extensions stop this many plies below the root unless the root step sets the limit
+#: (it allows twice the iteration's depth).
+EXTENSION_PLIES = 64
 
 
 class SearchStopped(Exception):
@@ -69,6 +78,11 @@ class Engine:
         self.quiescence = "quiescence" in features
         self.killers: list[list[Move]] | None = [] if "killers" in features else None
         self.history: dict[Move, int] | None = {} if "history" in features else None
+        self.pvs = "pvs" in features
+        self.null_move = "null-move" in features
+        self.extensions = "check-extension" in features
+        self.aspiration = "aspiration" in features  # the root step's business
+        self.extension_plies = EXTENSION_PLIES
 
     # --- plumbing ------------------------------------------------------------------------
 
@@ -105,6 +119,9 @@ class Engine:
     def static_value(self, state: State) -> int:
         """The evaluation of an unfinished position, from its side to move's view, clamped."""
         self.horizon += 1
+        return self._clamped(state)
+
+    def _clamped(self, state: State) -> int:
         raw = self.evaluate_hook(state) if self.evaluate_hook is not None else state.evaluate()
         if not isinstance(raw, (int, float)):
             raise TypeError(f"the evaluation of {state} must be a number, not {raw!r}")
@@ -222,9 +239,9 @@ class Engine:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
+        self.clear_pv(ply)
         outcome = state.outcome()
         if outcome is not None:
-            self.clear_pv(ply)
             if ply > self.seldepth:
                 self.seldepth = ply
             winner = outcome.winner
@@ -232,7 +249,6 @@ class Engine:
                 return 0
             return WIN - ply if winner == FIRST else ply - WIN
         if depth <= 0:
-            self.clear_pv(ply)
             value = self.static_value(state)
             return value if state.to_move == FIRST else -value
         table = self.table
@@ -244,7 +260,6 @@ class Engine:
                 self.hits += 1
                 if entry.depth != RESOLVED:
                     self.horizon += 1
-                self.clear_pv(ply)
                 value = from_table(entry.value, ply)
                 return value if state.to_move == FIRST else -value
         horizon = self.horizon
@@ -269,14 +284,13 @@ class Engine:
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
+        self.clear_pv(ply)
         outcome = state.outcome()
         if outcome is not None:
-            self.clear_pv(ply)
             if ply > self.seldepth:
                 self.seldepth = ply
             return self.terminal_value(state, outcome.winner, ply)
         if depth <= 0:
-            self.clear_pv(ply)
             return self.static_value(state)
         table = self.table
         key: Hashable = None
@@ -287,7 +301,6 @@ class Engine:
                 self.hits += 1
                 if entry.depth != RESOLVED:
                     self.horizon += 1
-                self.clear_pv(ply)
                 return from_table(entry.value, ply)
         horizon = self.horizon
         best = -INFINITY
@@ -313,7 +326,9 @@ class Engine:
             return 0
         return WIN - ply if winner == state.to_move else ply - WIN
 
-    def alphabeta(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def alphabeta(
+        self, state: State, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True
+    ) -> int:
         """Negamax with alpha-beta pruning (fail-soft), the table and move ordering.
 
         Values are from the side to move's view; a child's value is negated (and the window
@@ -333,11 +348,23 @@ class Engine:
         another distance from the root. Within one search of a game where a position fixes its
         ply (the board games here), it is exactly the depth-limited value; without a depth
         limit it is always the game's value.
+
+        The features a game asks for keep this contract: principal variation search (``pvs``)
+        and check extensions exactly (an extension only makes ``V`` a deeper value); null-move
+        pruning (``null-move``, in games that offer :meth:`State.null_move`) only as far as
+        its assumption holds, that passing is never better than the best move (no zugzwang).
+        ``null_ok`` False forbids a pass here (the move that led here was one).
         """
         value, key, first = self.enter(state, depth, alpha, beta, ply)
         if value is not None:
             return value
         table = self.table
+        if self.null_move and null_ok:
+            value = self._null_cut(state, depth, beta, ply)
+            if value is not None:
+                if table is not None:
+                    table.store(key, to_table(value, ply), LOWER, depth, first)
+                return value
         horizon = self.horizon
         alpha0 = alpha
         best = -INFINITY
@@ -345,10 +372,26 @@ class Engine:
         side = state.to_move
         for move in self.ordered(state, first, ply):
             child = state.play(move)
-            if child.to_move == side:  # the same player moves again: no change of view
-                value = self.alphabeta(child, depth - 1, alpha, beta, ply + 1)
+            below = depth - 1
+            if self.extensions and ply < self.extension_plies and child.extends():
+                below = depth
+            same = child.to_move == side  # the same player moves again: no change of view
+            if self.pvs and best_move is not None and beta - alpha > 1:
+                # Principal variation search: a move after the first only has to be shown no
+                # better than alpha (a null window); searched again in full if it is better.
+                if same:
+                    value = self.alphabeta(child, below, alpha, alpha + 1, ply + 1)
+                else:
+                    value = -self.alphabeta(child, below, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta:
+                    if same:
+                        value = self.alphabeta(child, below, alpha, beta, ply + 1)
+                    else:
+                        value = -self.alphabeta(child, below, -beta, -alpha, ply + 1)
+            elif same:
+                value = self.alphabeta(child, below, alpha, beta, ply + 1)
             else:
-                value = -self.alphabeta(child, depth - 1, -beta, -alpha, ply + 1)
+                value = -self.alphabeta(child, below, -beta, -alpha, ply + 1)
             if value > best:
                 best = value
                 best_move = move
@@ -370,6 +413,32 @@ class Engine:
             table.store(key, to_table(best, ply), flag, stored, hint)
         return best
 
+    def _null_cut(self, state: State, depth: int, beta: int, ply: int) -> int | None:
+        """Null-move pruning: when even passing (the opponent moving twice) keeps the value at
+        or above ``beta`` in a shorter search, the node fails high without searching a move.
+        The fail-high value, or None. Not when the window is about mates (a pass cannot prove
+        one), nor where the position already stands below ``beta``, nor within
+        ``NULL_REDUCTION + 2`` plies of the depth limit."""
+        if depth < NULL_REDUCTION + 2 or beta >= EVAL_LIMIT or beta <= -EVAL_LIMIT:
+            return None
+        if self._clamped(state) < beta:
+            return None
+        passed = state.null_move()
+        if passed is None:
+            return None
+        # At least one ply of real moves after the pass, so that a threat to mate at once is
+        # seen (quiescence alone would miss it).
+        reduction = NULL_REDUCTION + (depth >= NULL_DEEP)
+        below = max(depth - 1 - reduction, 1)
+        if passed.to_move == state.to_move:
+            raise ValueError(f"{state!r}: null_move() must give the other player the move")
+        value = -self.alphabeta(passed, below, -beta, 1 - beta, ply + 1, null_ok=False)
+        if value < beta:
+            return None
+        self.horizon += 1  # a heuristic result, never a proven one
+        self.clear_pv(ply)
+        return beta if value >= WIN_MIN else value
+
     def enter(
         self, state: State, depth: int, alpha: int, beta: int, ply: int
     ) -> tuple[int | None, Hashable, Move | None]:
@@ -377,14 +446,16 @@ class Engine:
 
         ``value`` is the node's value when it needs no move searched (a finished game, a bound
         that no result can pass, the depth limit, a usable table entry, an immediate win), else
-        None; ``key`` is its table key and ``first`` the table's move hint.
+        None; ``key`` is its table key and ``first`` the table's move hint. The node's line
+        starts empty, so that a parent never reads a line left by another position (a sibling
+        searched before, or the pass of null-move pruning) when this node sets none.
         """
         self.nodes += 1
         if self.nodes >= self.next_check:
             self.check()
+        self.clear_pv(ply)
         outcome = state.outcome()
         if outcome is not None:
-            self.clear_pv(ply)
             if ply > self.seldepth:
                 self.seldepth = ply
             return self.terminal_value(state, outcome.winner, ply), None, None
@@ -395,7 +466,6 @@ class Engine:
         if -ceiling >= beta:
             return -ceiling, None, None
         if depth <= 0:
-            self.clear_pv(ply)
             if self.quiescence:
                 return self.quiesce(state, alpha, beta, ply), None, None
             return self.static_value(state), None, None
@@ -417,7 +487,6 @@ class Engine:
                         self.hits += 1
                         if entry.depth != RESOLVED:
                             self.horizon += 1
-                        self.clear_pv(ply)
                         return value, key, first
                 first = entry.move
         if self.hints:

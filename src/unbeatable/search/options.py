@@ -28,9 +28,24 @@ __all__ = [
 ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
 
 #: The search features a game or a search may ask for: quiescence search past the depth limit
-#: (through :meth:`State.noisy_moves`), killer moves and the history heuristic (the quiet moves
-#: that made cut-offs are tried earlier). Alpha-beta (recursive) only.
-FEATURES = frozenset({"quiescence", "killers", "history"})
+#: (through :meth:`State.noisy_moves`); killer moves and the history heuristic (the quiet moves
+#: that made cut-offs are tried earlier); principal variation search (``pvs``: the moves after
+#: the first in a null window, searched again when they are better); aspiration windows at the
+#: root of every iteration after the first (a window around the last value, opened on failure;
+#: the serial searcher's root); null-move pruning (``null-move``, through
+#: :meth:`State.null_move`); check extensions (``check-extension``, through
+#: :meth:`State.extends`). Alpha-beta (recursive) only.
+FEATURES = frozenset(
+    {
+        "quiescence",
+        "killers",
+        "history",
+        "pvs",
+        "aspiration",
+        "null-move",
+        "check-extension",
+    }
+)
 
 #: Entries in a transposition table when no size is given.
 DEFAULT_TABLE_SIZE = 1 << 20
@@ -85,6 +100,13 @@ class Limits:
                 f"{type(limits).__name__} {limits!r}"
             )
         return limits
+
+    def for_state(self, state: State) -> Limits:
+        """These limits for a search of ``state``: no limit at all becomes the game's own time
+        (:attr:`State.default_time`) when the game is too large to search to its end."""
+        if self == Limits() and state.default_time is not None:
+            return Limits(time=state.default_time)
+        return self
 
 
 @dataclass(frozen=True)

@@ -70,18 +70,25 @@ def principal_variation(
 def solver_line(
     state: State, move: Move, spent: float, request: SolveRequest
 ) -> tuple[Move, ...]:
-    # A search's time limit is the request's deadline: the line stops there too.
-    """The principal variation from a game's own solver: best moves followed one at a time,
-    to the end of the game, while the solver answers ``request`` (a quick one: its book, its
-    database, or a small search) and the line costs no more than the solve did, and at least
-    a second (a first probe may load a database from disk). A move is followed only when its
-    exact value is known to be the best. (A longer line would need full solves of middle-game
-    positions: seconds each for Connect Four past its 12-stone database.)"""
-    line = [move]
+    """The principal variation from a game's own solver, starting with the best ``move``.
+
+    The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
+    stops where the solver's own budget ends) when it gives one; else best moves followed
+    one at a time while the solver answers ``request`` quickly (its book, its database, or a
+    small search), for no longer than the solve took (``spent`` seconds) and at least a
+    second. A move is followed only when it is proven to keep the value; every line stops at
+    the request's deadline (a search's time limit), and a line cut short is the part proven
+    so far."""
+    position = state.play(move)
+    if position.outcome() is not None:
+        return (move,)
+    own = position.solver_line(request)
+    if own is not None:
+        return (move, *own)
     budget = time.perf_counter() + max(spent, 1.0)
     if request.deadline is not None:
         budget = min(budget, request.deadline)
-    position = state.play(move)
+    line = [move]
     while position.outcome() is None and time.perf_counter() < budget:
         best = _proven_best(position, position.solver_moves(request))
         if best is None:

@@ -27,13 +27,14 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, registered
-from .boards import describe_game, describe_position
+from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
     DEFAULT_CAP,
     MAX_TREE_NODES,
     MAX_WORKERS,
     BadInput,
     algorithm_of,
+    endless_limits,
     limits_of,
     opponent_of,
     optional_int,
@@ -160,24 +161,25 @@ class Api:
         for name, summary in registered().items():
             try:
                 game = get_game(name)
-            except ValueError:
+            except ValueError as missing:  # chess without its extra: say what to install
+                found.append(describe_unavailable(name, summary, " ".join(str(missing).split())))
                 continue
             found.append(describe_game(name, summary, game))
         return JSONResponse({"games": found, "cap": self.cap})
 
     async def position(self, request: Request) -> Response:
         where = position_of(request.query_params)
-        data = describe_position(where.game, where.state, where.moves)
+        data = describe_position(where)
         data["moves_text"] = where.moves_text
         return JSONResponse(data)
 
     async def analyse(self, request: Request) -> Response:
         query = request.query_params
         where = unfinished(position_of(query))
-        limits = limits_of(query, self.cap)
-        algorithm = algorithm_of(query)
         timeout = timeout_of(query, self.cap)
-        key = (where.game.spec, where.moves, limits.depth, algorithm)
+        limits = endless_limits(where.state, limits_of(query, self.cap), timeout)
+        algorithm = algorithm_of(query)
+        key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
         if cached is not None:
             self.cache.move_to_end(key)
@@ -186,7 +188,7 @@ class Api:
         job = Job(
             "analyse",
             where.game.spec,
-            where.moves_text,
+            where.text,
             timeout,
             limits.depth,
             limits.time,
@@ -207,7 +209,7 @@ class Api:
         opponent = opponent_of(query, self.cap)
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
-        job = Job("move", where.game.spec, where.moves_text, timeout, opponent=opponent, seed=seed)
+        job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
         if opponent != "perfect" or not where.state.has_solver:
             return await self.search(job, timeout)  # a time limit holds it to the cap
         # An exact answer from the game's own solver gets half the cap; if it has not finished
@@ -235,7 +237,7 @@ class Api:
         job = Job(
             "tree",
             where.game.spec,
-            where.moves_text,
+            where.text,
             timeout,
             depth,
             algorithm=algorithm,
@@ -254,7 +256,7 @@ class Api:
         job = Job(
             "parallel",
             where.game.spec,
-            where.moves_text,
+            where.text,
             timeout,
             depth,
             algorithm=algorithm,

@@ -4,11 +4,16 @@
   ``""``, with the move that fills each empty cell; a click on a cell plays it.
 * ``columns`` (Connect Four): the same cells, top row first, and one move per column.
 * ``pile`` (subtraction): the tokens left and how many a move may take.
+* ``chess``: the 64 squares (rank 8 first, as White sees the board), every legal move with its
+  from and to squares, promotion piece and SAN, the last move, the king in check and how the
+  game ended (checkmate, stalemate, the 50-move rule, threefold repetition, insufficient
+  material).
 * ``list``: any other game (a user's own, registered in Python): its picture as text, and the
   legal moves as buttons.
 
-Every description also holds the legal moves in the game's notation, whose turn it is and how
-the game ended, so that the page needs no rules of its own.
+Every description also holds the legal moves in the game's notation and as people read them
+(:meth:`~unbeatable.game.State.move_label`: SAN for chess), the moves played so far likewise,
+whose turn it is and how the game ended, so that the page needs no rules of its own.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from typing import Any
 from ..game import FIRST, Game, State, player_name
 from ..games import MNK, Connect4, Connect4State, MNKState, SubtractionState
 from ..games.subtraction import Subtraction
+from .inputs import Position, is_chess
 
-__all__ = ["describe_game", "describe_position"]
+__all__ = ["describe_game", "describe_position", "describe_unavailable"]
 
 
 def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
@@ -33,6 +39,22 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         "summary": summary,
         "params": [{"name": p, "default": game.params.get(p)} for p in params],
         "board": _kind(game),
+        "available": True,
+    }
+
+
+def describe_unavailable(name: str, summary: str, reason: str) -> dict[str, Any]:
+    """A registered game that cannot be made here (chess without its extra): listed, with the
+    reason, so that the page can say what to install."""
+    summary = summary.partition(" (parameters: ")[0]
+    return {
+        "name": name,
+        "spec": name,
+        "summary": summary,
+        "params": [],
+        "board": "list",
+        "available": False,
+        "error": reason,
     }
 
 
@@ -43,23 +65,30 @@ def _kind(game: Game) -> str:
         return "columns"
     if isinstance(game, Subtraction):
         return "pile"
+    if is_chess(game):
+        return "chess"
     return "list"
 
 
-def describe_position(game: Game, state: State, moves: tuple[str, ...]) -> dict[str, Any]:
-    """The position after ``moves``: the board to draw, the legal moves, who is to move."""
+def describe_position(where: Position) -> dict[str, Any]:
+    """The position ``where``: the board to draw, the legal moves, who is to move."""
+    game, state = where.game, where.state
     outcome = state.outcome()
     winner = None if outcome is None else outcome.winner
+    legal = list(state.legal_moves())
     data: dict[str, Any] = {
         "game": game.spec,
-        "moves": list(moves),
-        "ply": len(moves),
+        "moves": list(where.moves),
+        "labels": list(where.labels),
+        "start": where.start,
+        "ply": len(where.moves),
         "to_move": player_name(state.to_move),
         "to_move_index": state.to_move,
         "over": outcome is not None,
         "outcome": None if outcome is None else str(outcome),
         "winner": None if winner is None else player_name(winner),
-        "legal": [state.move_text(m) for m in state.legal_moves()],
+        "legal": [state.move_text(m) for m in legal],
+        "legal_labels": [state.move_label(m) for m in legal],
         "picture": game.picture(state),
     }
     if isinstance(game, MNK) and isinstance(state, MNKState):
@@ -68,6 +97,8 @@ def describe_position(game: Game, state: State, moves: tuple[str, ...]) -> dict[
         data["board"] = _columns(game, state)
     elif isinstance(state, SubtractionState):
         data["board"] = {"kind": "pile", "pile": state.pile, "take": state.take}
+    elif is_chess(game):
+        data["board"] = _chess(state, where.moves)
     else:
         data["board"] = {"kind": "list"}
     return data
@@ -133,3 +164,69 @@ def _columns(game: Connect4, state: Connect4State) -> dict[str, Any]:
         "column_moves": column_moves,
         "win": win,
     }
+
+
+def _chess(state: State, moves: tuple[str, ...]) -> dict[str, Any]:
+    """The chess board: squares from a8 to h1 (``"P"`` a white pawn, ``"k"`` the black king,
+    ``""`` empty), the legal moves with their squares, the last move, the king in check."""
+    import chess  # loaded already: a chess state exists
+
+    from ..games.chess.game import ChessState
+
+    assert isinstance(state, ChessState)
+    board = state.board
+    squares = [
+        [_symbol(board.piece_at(chess.square(file, rank))) for file in range(8)]
+        for rank in range(7, -1, -1)
+    ]
+    legal = []
+    for move in state.legal_moves():
+        assert isinstance(move, chess.Move)
+        legal.append(
+            {
+                "move": move.uci(),
+                "from": chess.square_name(move.from_square),
+                "to": chess.square_name(move.to_square),
+                "promotion": None if move.promotion is None else chess.piece_symbol(move.promotion),
+                "san": board.san(move),
+            }
+        )
+    last = None
+    if moves:
+        text = moves[-1]
+        last = {"from": text[:2], "to": text[2:4]}
+    check = None
+    if board.is_check():
+        king = board.king(board.turn)
+        check = None if king is None else chess.square_name(king)
+    return {
+        "kind": "chess",
+        "fen": board.fen(),
+        "squares": squares,
+        "turn": "white" if board.turn == chess.WHITE else "black",
+        "moves": legal,
+        "last": last,
+        "check": check,
+        "end": _chess_end(state),
+        "fullmove": board.fullmove_number,
+    }
+
+
+def _symbol(piece: Any) -> str:
+    return "" if piece is None else str(piece.symbol())
+
+
+def _chess_end(state: Any) -> str | None:
+    """Why a chess game ended, for people, or None while it goes on (the game's own
+    :meth:`~unbeatable.game.State.outcome` decides; this names its reason)."""
+    outcome = state.outcome()
+    if outcome is None:
+        return None
+    board = state.board
+    if not any(board.generate_legal_moves()):
+        return "checkmate" if board.is_check() else "stalemate"
+    if board.is_insufficient_material():
+        return "insufficient material"
+    if board.halfmove_clock >= 100:
+        return "the fifty-move rule"
+    return "threefold repetition"

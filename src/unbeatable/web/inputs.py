@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -27,11 +28,15 @@ __all__ = [
     "BadInput",
     "Position",
     "algorithm_of",
+    "endless",
+    "endless_limits",
+    "is_chess",
     "opponent_of",
     "optional_float",
     "optional_int",
     "position_of",
     "timeout_of",
+    "within",
 ]
 
 #: The server's time cap on one request's search, in seconds (a request may ask for less).
@@ -51,6 +56,11 @@ MAX_CELLS = 225
 MAX_TREE_NODES = 5000
 #: The most workers a parallel-view search may use.
 MAX_WORKERS = 4
+#: The longest FEN accepted, in characters.
+MAX_FEN_TEXT = 120
+#: Seconds an analysis of a game too large to solve (chess) gets when the request asks for no
+#: limit: it is never searched to the end.
+ENDLESS_ANALYSIS_TIME = 2.0
 
 
 class BadInput(ValueError):
@@ -78,16 +88,44 @@ class Position:
     game: Game
     state: State
     moves: tuple[str, ...]  #: the moves from the start, in the game's notation
+    #: the same moves as people read them (:meth:`State.move_label`: chess's SAN)
+    labels: tuple[str, ...] = ()
+    #: the starting position when it is not the game's initial one (chess: a FEN), else ""
+    start: str = ""
 
     @property
     def moves_text(self) -> str:
-        """The move sequence as :meth:`Game.parse_position` reads it back."""
+        """The move sequence as the URL holds it (and as :meth:`Game.parse_position` reads it
+        back, from the start)."""
         joined = "".join(self.moves)
         if all(len(m) == 1 for m in self.moves) and self.game.split_moves(joined) == list(
             self.moves
         ):
             return joined
         return ",".join(self.moves)
+
+    @property
+    def text(self) -> str:
+        """The whole position as :meth:`Game.parse_position` reads it (what a job is given):
+        the moves, after ``fen START moves`` when there is a starting position."""
+        if self.start:
+            return f"fen {self.start} moves {' '.join(self.moves)}".rstrip()
+        if is_chess(self.game):
+            return " ".join(self.moves)  # chess reads moves separated by spaces only
+        return self.moves_text
+
+
+def is_chess(game: Game) -> bool:
+    """True when ``game`` is chess (imported only when chess was asked for: a chess game can
+    exist only once its module, and python-chess, have been loaded)."""
+    module = sys.modules.get("unbeatable.games.chess.game")
+    return module is not None and isinstance(game, module.Chess)
+
+
+def endless(state: State) -> bool:
+    """True for a game too large to search to its end (chess): one that declares its own time
+    a search (:attr:`State.default_time`). Every search of it gets a time limit."""
+    return state.default_time is not None
 
 
 def _text(query: Mapping[str, str], name: str, default: str, limit: int) -> str:
@@ -142,7 +180,8 @@ def game_of(query: Mapping[str, str]) -> Game:
 
 
 def position_of(query: Mapping[str, str]) -> Position:
-    """The ``game`` and the position its ``moves`` reach (a move sequence, the URL's form).
+    """The ``game`` and the position its ``moves`` reach (a move sequence, the URL's form),
+    from the start or, for chess, from the position ``fen`` names.
 
     The moves are read by the game's own :meth:`~unbeatable.game.Game.parse_position`, so a bad
     move gets the command line's message; a text that parses but is not a move sequence (a
@@ -150,6 +189,10 @@ def position_of(query: Mapping[str, str]) -> Position:
     """
     game = game_of(query)
     text = _text(query, "moves", "", MAX_MOVES_TEXT)
+    fen = " ".join(_text(query, "fen", "", MAX_FEN_TEXT).split())
+    chess = is_chess(game)
+    if fen and not chess:
+        raise BadInput(f"fen: only a chess game starts from a FEN, not {game.spec}", "fen", fen)
     if isinstance(game, (MNK, Connect4)) and any(ch in PICTURE for ch in text):
         # refused before it is read: checking that a picture can arise may take a search
         raise BadInput(
@@ -157,16 +200,32 @@ def position_of(query: Mapping[str, str]) -> Position:
             "moves",
             text,
         )
+    if chess:  # moves separated by commas (the URL's form) or spaces
+        text = " ".join(game.split_moves(text))
+        if any(word in ("fen", "startpos", "moves") or "/" in word for word in text.split()):
+            raise BadInput(
+                f"{text!r} is not a sequence of moves (give a starting position as fen=...)",
+                "moves",
+                text,
+            )
+    start = game.initial()
+    if fen:
+        try:
+            start = game.parse_position(f"fen {fen}")
+        except (GameError, ValueError) as error:
+            raise BadInput(one_line(error), "fen", fen) from None
     try:
-        state = game.parse_position(text)
+        state = game.parse_position(f"fen {fen} moves {text}" if fen else text)
     except (GameError, ValueError) as error:
         raise BadInput(one_line(error), "moves", getattr(error, "text", None) or text) from None
-    replay = game.initial()
+    replay = start
     moves: list[str] = []
+    labels: list[str] = []
     try:
         for token in game.split_moves(text):
             move = replay.parse_move(token)
             moves.append(replay.move_text(move))
+            labels.append(replay.move_label(move))
             replay = replay.play(move)
     except (GameError, ValueError):
         replay = game.initial()
@@ -176,7 +235,7 @@ def position_of(query: Mapping[str, str]) -> Position:
             "moves",
             text,
         )
-    return Position(game, state, tuple(moves))
+    return Position(game, state, tuple(moves), tuple(labels), fen)
 
 
 def optional_int(query: Mapping[str, str], name: str, low: int = 1, high: int = 1000) -> int | None:
@@ -232,6 +291,28 @@ def limits_of(query: Mapping[str, str], cap: float) -> Limits:
     depth = optional_int(query, "depth", 1, 200)
     seconds = optional_float(query, "time", cap)
     return Limits(depth=depth, time=seconds)
+
+
+def within(cap: float) -> float:
+    """A time limit that a search holds to well inside ``cap`` seconds (its worker is stopped
+    at the cap): room for starting, reporting and the answer's way back."""
+    return max(0.05, min(cap - 0.5, cap * 0.8))
+
+
+def endless_limits(state: State, limits: Limits, cap: float) -> Limits:
+    """``limits`` for a search of ``state`` within ``cap`` seconds: for a game too large to
+    solve (:func:`endless`), always with a time limit (:data:`ENDLESS_ANALYSIS_TIME` when none
+    was asked for, never past the cap), so that it is never searched to the end and returns its
+    deepest completed iteration instead of running into the cap; other games' unchanged."""
+    if not endless(state):
+        return limits
+    if limits.time is not None:
+        seconds = min(limits.time, within(cap))
+    elif limits.depth is None and limits.nodes is None:
+        seconds = min(ENDLESS_ANALYSIS_TIME, within(cap))
+    else:
+        seconds = within(cap)
+    return Limits(depth=limits.depth, time=seconds, nodes=limits.nodes)
 
 
 def opponent_of(query: Mapping[str, str], cap: float) -> str:

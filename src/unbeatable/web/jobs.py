@@ -4,23 +4,30 @@ Each job reads the game and the position again from their text (so any registere
 a user's own included: the workers are forked from the server after it registered its games),
 calls the library, and returns JSON-ready data. Analyses are made exactly as the command line's
 ``analyze`` makes them, and reported by the same :func:`unbeatable.report.build_report`, so the
-page and ``unbeatable analyze --json`` show the same numbers.
+page and ``unbeatable analyze --json`` show the same numbers. For a game whose moves people read
+in another notation (chess: SAN beside UCI), an answer also holds ``labels`` (each legal move's)
+and ``pv_labels`` (the principal variation's), which the page shows.
+
+A game too large to solve (chess, :func:`.inputs.endless`) is never searched to its end: every
+search of it has a time limit inside the cap (:func:`.inputs.endless_limits`).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
 from ..report import analyse as run_analysis
-from ..report import build_report
+from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher
 from ..tree import TreeTooLargeError, build_tree
-from .inputs import BadInput
+from .inputs import BadInput, endless, endless_limits, within
 from .treeview import algorithm_counts, tree_json
 
 __all__ = ["Job", "run_job"]
@@ -58,9 +65,22 @@ def analyse(job: Job) -> dict[str, Any]:
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     limits = capped(Limits(depth=job.depth, time=job.time), job.cap)
-    report = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves).report
-    assert report is not None  # Ctrl-C does not reach a worker (it ignores SIGINT)
-    return report.to_json()
+    limits = endless_limits(state, limits, job.cap)
+    analysis = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves)
+    report, result = analysis.report, analysis.result
+    assert report is not None and result is not None  # Ctrl-C does not reach a worker
+    return with_labels(report.to_json(), state, result.pv)
+
+
+def with_labels(report: dict[str, Any], state: State, pv: Sequence[Move]) -> dict[str, Any]:
+    """``report`` with ``labels`` (every legal move's label, by its notation) and
+    ``pv_labels`` (the principal variation's), when the game's labels differ from its
+    notation (chess: SAN); else ``report`` unchanged, the report of ``analyze --json``."""
+    legal = list(state.legal_moves())
+    labels = {state.move_text(m): state.move_label(m) for m in legal}
+    if all(text == label for text, label in labels.items()):
+        return report
+    return {**report, "labels": labels, "pv_labels": list(line_text(state, pv, labels=True))}
 
 
 def choose(job: Job) -> dict[str, Any]:
@@ -71,17 +91,27 @@ def choose(job: Job) -> dict[str, Any]:
     player = parse_player(job.opponent, rng)
     if not isinstance(player, AIPlayer):
         move = player.choose(state)
-        return {"move": state.move_text(move), "report": None}
+        return {"move": state.move_text(move), "label": state.move_label(move), "report": None}
     searcher = player.searcher
     limits = player.limits
-    if limits == Limits() and not searcher.uses_solver(state):
+    if endless(state):  # "perfect": as long as the cap allows; any other limit within it
+        limits = (
+            Limits(time=within(job.cap))
+            if limits == Limits()
+            else endless_limits(state, limits, job.cap)
+        )
+    elif limits == Limits() and not searcher.uses_solver(state):
         limits = Limits(time=job.cap)  # exact when it can be, and always a move within the cap
     elif limits.time is not None and limits.time > job.cap:
         limits = Limits(time=job.cap)
     result = searcher.search(state, limits)
     assert result.move is not None
     report = build_report(game, state, result, given=job.moves).to_json()
-    return {"move": state.move_text(result.move), "report": report}
+    return {
+        "move": state.move_text(result.move),
+        "label": state.move_label(result.move),
+        "report": with_labels(report, state, result.pv),
+    }
 
 
 def tree(job: Job) -> dict[str, Any]:
@@ -112,7 +142,7 @@ def parallel(job: Job) -> dict[str, Any]:
     """One parallel search and its task log: which worker searched what, and when."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = Limits(depth=job.depth) if job.depth else Limits()
+    limits = endless_limits(state, Limits(depth=job.depth), job.cap)
     with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
         result = searcher.search(state, limits)
         log = list(searcher.task_log)
@@ -133,7 +163,9 @@ def parallel(job: Job) -> dict[str, Any]:
         for task in log
     ]
     return {
-        "report": build_report(game, state, result, given=job.moves).to_json(),
+        "report": with_labels(
+            build_report(game, state, result, given=job.moves).to_json(), state, result.pv
+        ),
         "workers": job.workers,
         "tasks": tasks,
         "elapsed": round(result.elapsed, 6),

@@ -78,11 +78,12 @@ def _first_view(window: tuple[int, int], state: State) -> tuple[int, int]:
 
 
 def tree_json(tree: SearchTree) -> dict[str, Any]:
-    """The tree as nested JSON: each node's move, kind, value label (first player's view),
-    whether max or min is to move, alpha and beta (alpha-beta trees), and its children."""
+    """The tree as nested JSON: each node's move (and its ``label`` where people read moves
+    otherwise: SAN in chess), kind, value label (first player's view), whether max or min is to
+    move, alpha and beta (alpha-beta trees), and its children."""
     found = windows(tree) if tree.algorithm == "alphabeta" else {}
 
-    def node_json(node: TreeNode) -> dict[str, Any]:
+    def node_json(node: TreeNode, parent: State | None = None) -> dict[str, Any]:
         label = "pruned" if node.kind == PRUNED else format_value(node.value, node.bound)
         if node.kind == TERMINAL and node.value == 0:
             label = "draw"
@@ -99,8 +100,12 @@ def tree_json(tree: SearchTree) -> dict[str, Any]:
         if node.id in found:
             alpha, beta = _first_view(found[node.id], node.state)
             data["alpha"], data["beta"] = _bound_text(alpha), _bound_text(beta)
+        if parent is not None and node.move is not None:
+            shown = parent.move_label(node.move)  # chess: SAN beside UCI
+            if shown != node.move_text:
+                data["label"] = shown
         if node.children:
-            data["children"] = [node_json(child) for child in node.children]
+            data["children"] = [node_json(child, node.state) for child in node.children]
         return data
 
     return {

@@ -103,8 +103,8 @@ def _position_key(board: chess.Board) -> int:
     pieces, the side to move, castling rights and a capturable en-passant square (the hash of
     python-chess's bitboards, much cheaper than a Zobrist hash computed square by square)."""
     ep = board.ep_square
-    if ep is not None and not board.has_legal_en_passant():
-        ep = None
+    if ep is None or not board.has_legal_en_passant():
+        ep = -1  # not None: hash(None) changes from run to run before Python 3.12
     return hash(
         (
             board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
@@ -121,7 +121,13 @@ class ChessState(State):
 
     game: Chess | None = None
     has_solver = False
-    search_features: ClassVar[frozenset[str]] = frozenset({"quiescence", "killers", "history"})
+    #: What pays in ``benchmarks/chess_features.py`` (see docs/chess.md): every feature but
+    #: principal variation search, which saved 2-3% of the nodes but cost time.
+    search_features: ClassVar[frozenset[str]] = frozenset(
+        {"quiescence", "killers", "history", "aspiration", "null-move", "check-extension"}
+    )
+    #: Chess cannot be searched to its end: a search given no limit thinks this long.
+    default_time: ClassVar[float | None] = 5.0
 
     def __init__(self, board: chess.Board, history: tuple[int, ...]) -> None:
         self.board = board
@@ -186,6 +192,23 @@ class ChessState(State):
 
     def evaluate(self) -> float:
         return evaluate(self.board)
+
+    def null_move(self) -> ChessState | None:
+        """The same position with the other side to move (python-chess's null move), for
+        null-move pruning; None when the side to move is in check (a pass would be illegal) or
+        has nothing but its king and pawns (where zugzwang is common). Repetitions are not
+        counted across a pass."""
+        board = self.board
+        mine = board.occupied_co[board.turn]
+        if mine & ~(board.pawns | board.kings) == 0 or board.is_check():
+            return None
+        passed = board.copy(stack=False)
+        passed.push(chess.Move.null())
+        return ChessState(passed, ())
+
+    def extends(self) -> bool:
+        """True when the side to move is in check: the search looks one ply further."""
+        return self.board.is_check()
 
     def ordered_moves(self) -> Sequence[Move]:
         """Captures and promotions first, the most valuable victim by the least valuable

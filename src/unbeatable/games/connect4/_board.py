@@ -30,6 +30,10 @@ COLUMN_FULL = 2
 GAME_OVER = 3
 STOPPED = 4
 
+# Positions with at most this many empty cells are searched without the table: their subtrees
+# are so small that a table read (a cache miss, nearly always) costs more than it saves.
+NO_TABLE_EMPTY = 4
+
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
 SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
@@ -105,13 +109,35 @@ def column_mask(col, height):
 
 
 @njit(cache=True, inline="always")
-def popcount(x):
+def _popcount_loop(x):
     """Number of set bits (short loop: the words counted here are sparse)."""
     n = 0
     while x != U0:
         x &= x - U1
         n += 1
     return n
+
+
+if getattr(numba.config, "DISABLE_JIT", False):
+    popcount = _popcount_loop
+else:
+
+    @intrinsic
+    def _ctpop(typingctx, x):
+        """LLVM's population count of a uint64 (one instruction where the CPU has one)."""
+        sig = types.int64(types.uint64)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fn = builder.module.declare_intrinsic("llvm.ctpop", [i64])
+            return builder.call(fn, [args[0]])
+
+        return sig, codegen
+
+    @njit(cache=True, inline="always")
+    def popcount(x):
+        """Number of set bits."""
+        return _ctpop(np.uint64(x))  # type: ignore[call-arg, unused-ignore]
 
 
 @njit(cache=True, inline="always")

@@ -35,7 +35,8 @@ bound ``v`` (the search
 failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
 high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
 store overwrites whatever the slot held (another position, or an older bound
-of the same position).
+of the same position).  Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
+nor write the table (their subtrees cost less than a cache miss).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from ._board import (
     HASH_MUL,
     LOWER_CODE,
     MOOT,
+    NO_TABLE_EMPTY,
     NOT_FOUND,
     OK,
     SHARED_BIG,
@@ -94,6 +96,7 @@ __all__ = [
     "LOWER_CODE",
     "MOOT",
     "NOT_FOUND",
+    "NO_TABLE_EMPTY",
     "OK",
     "SHARED_BIG",
     "STOPPED",
@@ -263,10 +266,13 @@ def negamax(
             if alpha < lo:
                 alpha = lo
             hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
-            h = (current + mask) * HASH_MUL
-            slot = h >> shift
-            tag = (h << U16) | gen
-            if alpha < beta:
+            slot = U0
+            tag = U0  # no table entry (near the end of the game)
+            if cells - nb > NO_TABLE_EMPTY:
+                h = (current + mask) * HASH_MUL
+                slot = h >> shift
+                tag = (h << U16) | gen
+            if alpha < beta and tag != U0:
                 entry = table[slot]
                 if ((entry ^ tag) >> U8) == U0:
                     code = np.int64(entry & U255)
@@ -288,7 +294,8 @@ def negamax(
                 # move ordering: more threats first, ties centre-first (stable insertion)
                 count = 0
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
-                    prefetch(table, ((current ^ mask) + (mask | nxt)) * HASH_MUL >> shift)
+                    if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
+                        prefetch(table, ((current ^ mask) + (mask | nxt)) * HASH_MUL >> shift)
                     fu[d, 4] = nxt
                     count = 1
                 for i in range(width if count == 0 else 0):
@@ -296,7 +303,8 @@ def negamax(
                     m = nxt & column_mask(col, height)
                     if m != U0:
                         # fetch the child's table slot while this node is busy
-                        prefetch(table, ((current ^ mask) + (mask | m)) * HASH_MUL >> shift)
+                        if cells - nb > NO_TABLE_EMPTY + 1:
+                            prefetch(table, ((current ^ mask) + (mask | m)) * HASH_MUL >> shift)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
@@ -322,7 +330,8 @@ def negamax(
                 d -= 1
                 v = -v
                 if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
-                    table[fu[d, 2]] = fu[d, 3] | np.uint64(v + LOWER_CODE)
+                    if fu[d, 3] != U0:
+                        table[fu[d, 2]] = fu[d, 3] | np.uint64(v + LOWER_CODE)
                     continue
                 if v > fi[d, 0]:
                     fi[d, 0] = v
@@ -337,7 +346,8 @@ def negamax(
                 break
             # every move searched without reaching beta: alpha is an upper bound
             v = fi[d, 0]
-            table[fu[d, 2]] = fu[d, 3] | np.uint64(v + UPPER_CODE)
+            if fu[d, 3] != U0:
+                table[fu[d, 2]] = fu[d, 3] | np.uint64(v + UPPER_CODE)
             done = True
 
 

@@ -464,6 +464,16 @@ class Connect4State(State):
 
         return move_values(self, request)
 
+    def solver_line(self, request: SolveRequest) -> list[int] | None:
+        """A principal variation to the end of the game, each move proven to keep the
+        position's exact score by the compiled solver (see :func:`.exact.line`); shorter when
+        the request's deadline or node budget stops it first."""
+        if self.outcome_ is not None:
+            return None
+        from .exact import line
+
+        return line(self, request)
+
     # --- notation ------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...game import Move, State
 from ..deepening import Root, Searching, check_state, deepen
-from ..driver import Searcher
+from ..driver import Searcher, solver_may_answer, unsolved
 from ..options import Limits, SearchOptions
 from ..pv import solver_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
@@ -130,6 +130,12 @@ class ParallelSearcher(Searching):
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
+        if options.uses_solver(state) and solver_may_answer(limits) and limits != Limits():
+            # A time or node budget is the game's solver's to honour, as in a serial search:
+            # the solver (its own threads) answers in this process, cut short with bounds.
+            serial = Searcher(options=SearchOptions.make(options, table=False))
+            yield from serial.iterate(state, limits, analyse=analyse, stop=stop)
+            return
         start = time.perf_counter()
         self.task_log = []
         run = Run(
@@ -198,6 +204,8 @@ class ParallelSearcher(Searching):
         if self.options.uses_solver(state):
             return next(iter(self.solve_many([state], weak=weak)))
         result = self.search(state)
+        if not result.exact:
+            raise ValueError(unsolved(state))
         score = solve_score(state, result.score)
         return (score > 0) - (score < 0) if weak else score
 

@@ -1,13 +1,16 @@
 // The board as SVG, one drawing per kind of game; a generic move list for any other game.
 // Every playable move carries data-move (its notation); score labels carry class "score".
 
+import { drawChess } from "./chess.js";
 import { clear, html, shortLabel, svg } from "./svg.js";
 
-// options: { scores: Map(move -> report move), hint: bool, onMove: fn(move) | null }
+// options: { scores: Map(move -> report move), hint: bool, onMove: fn(move) | null,
+//            flipped: bool (chess: Black at the bottom) }
 export function drawBoard(container, position, options) {
   clear(container);
   const board = position.board;
-  if (board.kind === "grid") grid(container, board, options);
+  if (board.kind === "chess") drawChess(container, position, options);
+  else if (board.kind === "grid") grid(container, board, options);
   else if (board.kind === "columns") columns(container, board, options);
   else if (board.kind === "pile") pile(container, board, position, options);
   else list(container, position, options);

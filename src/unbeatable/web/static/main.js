@@ -2,6 +2,7 @@
 
 import { ApiError, get } from "./api.js";
 import { drawBoard } from "./board.js";
+import { chessEnding, chessLine, chessScore, colourName } from "./chess.js";
 import { clear, html } from "./svg.js";
 import { drawTimeline } from "./timeline.js";
 import { drawTree, setAll } from "./tree.js";
@@ -14,6 +15,8 @@ const page = {
   moves: [],
   opponent: "perfect",
   human: "first",
+  fen: "", // chess: the starting position when it is not the usual one
+  flipped: false, // chess: the board turned by hand (it is turned anyway when you play Black)
   position: null,
   report: null,
   hint: false,
@@ -47,13 +50,30 @@ function readUrl() {
   page.spec = query.get("game") || "tictactoe";
   const moves = query.get("moves") || "";
   page.movesText = moves;
-  page.opponent = query.get("opponent") || "perfect";
+  // chess cannot be solved: unless told otherwise, its AI thinks for a second, not the whole cap
+  page.opponent = query.get("opponent") || (page.spec === "chess" ? "time:1" : "perfect");
   page.human = query.get("human") || "first";
+  page.fen = query.get("fen") || "";
+}
+
+// The position's parameters of every API call: the game, its moves and (chess) its FEN.
+function where(moves) {
+  return { game: page.spec, fen: page.fen, moves: movesParam(moves) };
+}
+
+function isChess(position = page.position) {
+  return Boolean(position && position.board && position.board.kind === "chess");
+}
+
+// A player as the page names it: "first"/"second", or White/Black in chess.
+function playerName(player, position = page.position) {
+  return isChess(position) ? colourName(player) : `${player} player`;
 }
 
 function writeUrl(push) {
   const query = new URLSearchParams();
   query.set("game", page.spec);
+  if (page.fen) query.set("fen", page.fen);
   query.set("moves", page.position ? page.position.moves_text : page.movesText);
   if (page.opponent !== "perfect") query.set("opponent", page.opponent);
   if (page.human !== "first") query.set("human", page.human);
@@ -85,6 +105,15 @@ function drawParams(values = {}) {
   clear(holder);
   const game = page.games.find((g) => g.name === $("game").value);
   if (!game) return;
+  const chess = game.board === "chess";
+  const names = chess ? ["White", "Black", "both sides"] : ["first", "second", "both sides"];
+  [...$("human").options].forEach((option, index) => {
+    option.textContent = names[index];
+  });
+  $("flip").hidden = !chess;
+  // chess cannot be solved: its "perfect" opponent is the strongest within the time cap
+  $("opponent-kind").options[0].textContent = chess ? "strongest in the cap" : "perfect";
+  if (!game.available) html("span", { class: "unavailable" }, holder, game.error);
   for (const param of game.params) {
     const label = html("label", {}, holder, `${param.name} `);
     html("input", { type: "number", min: "1", name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
@@ -131,6 +160,10 @@ function scoresMap(report) {
   return map;
 }
 
+function flipped() {
+  return (page.human === "second") !== page.flipped;
+}
+
 function drawCurrent() {
   const position = page.position;
   if (!position) return;
@@ -139,7 +172,13 @@ function drawCurrent() {
     scores: $("show-scores").checked || page.hint ? scoresMap(page.report) : null,
     hint: page.hint,
     onMove: playable ? (move) => play(move) : null,
+    flipped: flipped(),
   });
+}
+
+function gameOverText(position) {
+  if (isChess(position)) return `Game over. ${chessEnding(position)}`;
+  return `Game over: ${position.outcome}.`;
 }
 
 async function play(move) {
@@ -157,7 +196,7 @@ async function load(push = false) {
   const moves = page.moves ? movesParam(page.moves) : page.movesText;
   let position;
   try {
-    position = await get("/api/position", { game: page.spec, moves });
+    position = await get("/api/position", { game: page.spec, fen: page.fen, moves });
   } catch (error) {
     if (token !== page.token) return;
     page.position = null;
@@ -175,15 +214,23 @@ async function load(push = false) {
   drawCurrent();
   if (position.over) {
     $("analysis-note").textContent = "the game is over";
-    setStatus(`Game over: ${position.outcome}.`, position.winner === null ? "draw" : position.winner === page.human ? "win" : "loss");
+    $("ai-note").textContent = page.aiNote || "";
+    page.aiNote = "";
+    setStatus(gameOverText(position), position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss");
     return;
   }
   if (aiToMove(position)) {
     setStatus("The AI is thinking…", "busy");
     try {
-      const reply = await get("/api/move", { game: page.spec, moves: movesParam(position.moves), opponent: page.opponent });
+      const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
       if (token !== page.token) return;
-      page.aiNote = reply.note ? `The AI played ${reply.move}: ${reply.note}.` : "";
+      if (isChess(position)) {
+        const report = reply.report;
+        const thought = report ? ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)` : "";
+        page.aiNote = `The AI played ${reply.label}${thought}${reply.note ? `: ${reply.note}` : ""}.`;
+      } else {
+        page.aiNote = reply.note ? `The AI played ${reply.move}: ${reply.note}.` : "";
+      }
       page.moves = [...position.moves, reply.move];
       await load(false);
     } catch (error) {
@@ -193,7 +240,8 @@ async function load(push = false) {
     }
     return;
   }
-  setStatus(page.human === "both" ? `${position.to_move} player to move` : "Your move", "turn");
+  const check = isChess(position) && position.board.check ? " (check)" : "";
+  setStatus(page.human === "both" ? `${playerName(position.to_move, position)} to move${check}` : `Your move${check}`, "turn");
   $("ai-note").textContent = page.aiNote || "";
   page.aiNote = "";
   await analyse(token);
@@ -202,7 +250,7 @@ async function load(push = false) {
 async function analyse(token) {
   $("analysis-note").textContent = "searching…";
   try {
-    const report = await get("/api/analyze", { game: page.spec, moves: movesParam(page.position.moves) });
+    const report = await get("/api/analyze", where(page.position.moves));
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
@@ -218,7 +266,7 @@ async function analyse(token) {
 // instead (heuristic values, shown as such).
 async function analyseWithin(token, seconds) {
   try {
-    const report = await get("/api/analyze", { game: page.spec, moves: movesParam(page.position.moves), time: seconds });
+    const report = await get("/api/analyze", { ...where(page.position.moves), time: seconds });
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
@@ -235,7 +283,9 @@ function undo() {
   let moves = [...page.position.moves];
   if (!moves.length) return;
   moves.pop();
-  const toMove = (count) => (count % 2 === 0 ? "first" : "second");
+  const now = page.position.moves.length;
+  const other = page.position.to_move === "first" ? "second" : "first";
+  const toMove = (count) => ((now - count) % 2 === 0 ? page.position.to_move : other);
   // take back the AI's reply too, so that it is your turn again (alternating games)
   while (moves.length && page.human !== "both" && toMove(moves.length) !== page.human) moves.pop();
   page.moves = moves;
@@ -256,18 +306,28 @@ function clearAnalysis() {
 function showAnalysis(report) {
   const body = document.querySelector("#scores tbody");
   clear(body);
-  for (const entry of report.moves) {
+  const chess = isChess();
+  const labels = report.labels || {};
+  // chess: the best first (forty moves in legal order are hard to read)
+  const entries = chess ? [...report.moves].sort((a, b) => b.value - a.value) : report.moves;
+  for (const entry of entries) {
     const row = html("tr", { "data-move": entry.move, class: entry.best ? "best" : "" }, body);
-    html("td", {}, row, entry.move);
-    html("td", { class: `score-text ${entry.kind}` }, row, entry.text);
+    html("td", { title: entry.move }, row, labels[entry.move] || entry.move);
+    html("td", { class: `score-text ${entry.kind}`, title: entry.text }, row, chess ? chessScore(entry) : entry.text);
     html("td", {}, row, entry.best ? "★ best" : "");
     row.addEventListener("click", () => {
       if (page.position && !aiToMove(page.position) && !page.preview) play(entry.move);
     });
   }
-  $("pv").textContent = report.pv.join(" ");
+  $("pv").textContent = chess ? chessLine(page.position, report.pv_labels || report.pv) : report.pv.join(" ");
+  $("pv").title = report.pv.join(" ");
   $("pv-play").disabled = !report.pv.length;
-  $("analysis-note").textContent = `${report.to_move} player to move: ${report.score.text}`;
+  if (chess) {
+    const within = report.complete ? "" : ` within ${report.seconds.toFixed(1)} s`;
+    $("analysis-note").textContent = `${colourName(report.to_move)} to move: ${chessScore(report.score)} (${report.exact ? "exact" : `pawns, depth ${report.depth}${within}`})`;
+  } else {
+    $("analysis-note").textContent = `${report.to_move} player to move: ${report.score.text}`;
+  }
   const figures = $("figures");
   const add = (name, value) => {
     html("dt", {}, figures, name);
@@ -284,14 +344,14 @@ function showAnalysis(report) {
 // --- the principal variation, step by step -----------------------------------------------
 
 async function showPreview() {
-  const { line, step } = page.preview;
+  const { line, labels, step } = page.preview;
   $("preview").hidden = false;
   $("pv-step").textContent = String(step);
   $("pv-length").textContent = String(line.length);
   try {
-    const position = await get("/api/position", { game: page.spec, moves: movesParam([...page.position.moves, ...line.slice(0, step)]) });
-    drawBoard($("board"), position, { scores: null, hint: false, onMove: null });
-    setStatus(step ? `After ${line.slice(0, step).join(" ")}` : "The game position", "busy");
+    const position = await get("/api/position", where([...page.position.moves, ...line.slice(0, step)]));
+    drawBoard($("board"), position, { scores: null, hint: false, onMove: null, flipped: flipped() });
+    setStatus(step ? `After ${labels.slice(0, step).join(" ")}` : "The game position", "busy");
   } catch (error) {
     showError(error);
   }
@@ -300,7 +360,7 @@ async function showPreview() {
 function stepPreview(step) {
   if (!page.preview) {
     if (!page.report || !page.report.pv.length) return;
-    page.preview = { line: page.report.pv, step: 0 };
+    page.preview = { line: page.report.pv, labels: page.report.pv_labels || page.report.pv, step: 0 };
   }
   page.preview.step = Math.max(0, Math.min(page.preview.line.length, step));
   showPreview();
@@ -311,13 +371,14 @@ function closePreview() {
   $("preview").hidden = true;
   drawCurrent();
   if (page.position && !page.position.over) setStatus(aiToMove(page.position) ? "The AI is thinking…" : "Your move", "turn");
+  else if (page.position) setStatus(gameOverText(page.position), "draw");
 }
 
 // --- the tree and parallel views ------------------------------------------------------------
 
 function viewedMoves() {
   const line = page.preview ? page.preview.line.slice(0, page.preview.step) : [];
-  return movesParam([...(page.position ? page.position.moves : []), ...line]);
+  return where([...(page.position ? page.position.moves : []), ...line]);
 }
 
 async function showTree(event) {
@@ -325,7 +386,7 @@ async function showTree(event) {
   $("tree-summary").textContent = "searching…";
   try {
     const data = await get("/api/tree", {
-      game: page.spec, moves: viewedMoves(), depth: $("tree-depth").value,
+      ...viewedMoves(), depth: $("tree-depth").value,
       algorithm: $("tree-algorithm").value, hints: $("tree-hints").checked ? "1" : "",
       max_nodes: $("tree-max").value,
     });
@@ -355,10 +416,12 @@ async function showParallel(event) {
   $("parallel-summary").textContent = "searching…";
   try {
     const data = await get("/api/parallel", {
-      game: page.spec, moves: viewedMoves(), depth: $("parallel-depth").value, workers: $("parallel-workers").value,
+      ...viewedMoves(), depth: $("parallel-depth").value, workers: $("parallel-workers").value,
     });
     const report = data.report;
-    $("parallel-summary").textContent = `${data.workers} workers, ${data.tasks.length} tasks, ${report.nodes.toLocaleString("en")} nodes in ${(data.elapsed * 1000).toFixed(0)} ms; value ${report.score.text}, best ${report.best_moves.join(" ")}`;
+    const best = report.best_moves.map((m) => (report.labels && report.labels[m]) || m).join(" ");
+    const value = isChess() ? chessScore(report.score) : report.score.text;
+    $("parallel-summary").textContent = `${data.workers} workers, ${data.tasks.length} tasks, ${report.nodes.toLocaleString("en")} nodes in ${(data.elapsed * 1000).toFixed(0)} ms, depth ${report.depth}${report.complete ? "" : " (stopped by its time limit)"}; value ${value}, best ${best}`;
     drawTimeline($("timeline"), data);
   } catch (error) {
     $("parallel-summary").textContent = error.message;
@@ -369,7 +432,16 @@ async function showParallel(event) {
 // --- wiring ---------------------------------------------------------------------------------
 
 function wireSetup() {
-  $("game").addEventListener("change", () => drawParams());
+  $("game").addEventListener("change", () => {
+    drawParams();
+    const game = page.games.find((g) => g.name === $("game").value);
+    if (game && game.board === "chess" && $("opponent-kind").value === "perfect") {
+      // chess cannot be solved: a move in a second, not the whole time cap
+      $("opponent-kind").value = "time";
+      $("opponent-arg").hidden = false;
+      $("opponent-arg").value = "1";
+    }
+  });
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
     $("opponent-arg").hidden = !(kind === "depth" || kind === "time");
@@ -380,6 +452,8 @@ function wireSetup() {
     page.spec = chosenSpec();
     page.opponent = chosenOpponent();
     page.human = $("human").value;
+    page.fen = "";
+    page.flipped = false;
     page.moves = [];
     page.preview = null;
     $("preview").hidden = true;
@@ -395,6 +469,11 @@ function wireSetup() {
 
 function wirePlay() {
   $("undo").addEventListener("click", undo);
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    if (!page.preview) drawCurrent();
+    else showPreview();
+  });
   $("hint").addEventListener("click", () => {
     page.hint = !page.hint;
     drawCurrent();
@@ -429,7 +508,8 @@ async function start() {
     const data = await get("/api/games");
     page.games = data.games;
     for (const game of data.games) {
-      const option = html("option", { value: game.name, title: game.summary }, $("game"), game.name);
+      const text = game.available ? game.name : `${game.name} (not installed)`;
+      const option = html("option", { value: game.name, title: game.available ? game.summary : game.error }, $("game"), text);
       option.dataset.board = game.board;
     }
   } catch (error) {

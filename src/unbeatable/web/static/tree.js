@@ -17,7 +17,10 @@ function addNode(parent, node, depth) {
   const children = node.children || [];
   const toggle = html("button", { type: "button", class: "toggle" }, line, children.length ? "▾" : "·");
   if (!children.length) toggle.disabled = true;
-  if (node.move) html("span", { class: "node-move" }, line, node.move);
+  if (node.move) {
+    const move = html("span", { class: "node-move", title: node.move }, line, node.label || node.move);
+    move.dataset.move = node.move;
+  }
   html("span", { class: "node-mark" }, line, mark(node));
   html("span", { class: "node-value" }, line, node.kind === "pruned" ? "pruned" : node.value);
   if (node.alpha !== undefined && node.kind !== "pruned") {

@@ -1,0 +1,93 @@
+"""The chess benchmarks against real UCI engines run, read odd suites and report why games end
+(a smoke test: our engine as its own opponent; figures are checked, never times)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+
+ROOT = Path(__file__).resolve().parents[1]
+OURS = f"{sys.executable} -m unbeatable.uci"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_elo_of_a_score_and_its_error_bar() -> None:
+    elo = load("chess_match").elo
+    scores = [1.0, 0.0] * 10
+    diff, bar, low, high = elo(scores)
+    slope = 400 / (math.log(10) * 0.25)  # d(Elo)/d(score) at an even score
+    assert diff == 0 and low == pytest.approx(-high)
+    assert bar == pytest.approx(1.96 * statistics.stdev(scores) / math.sqrt(20) * slope)
+    diff, _, low, high = elo([1.0, 1.0, 0.5, 0.0])
+    assert diff == pytest.approx(-400 * math.log10(1 / 0.625 - 1)) and low < diff < high
+    assert elo([1.0, 1.0])[0] == math.inf
+
+
+def test_odd_epd_lines_are_read_or_reported() -> None:
+    wac = load("chess_wac")
+    good = wac.read_position(1, 'k7/8/1K6/8/8/8/8/7R w - - bm Rh8#!; id "mate";')
+    assert good.name == "mate" and not good.problem and good.key() == "Rh8#"
+    assert good.solved(good.best[0]) and not good.solved(None)
+    avoid = wac.read_position(2, "k7/8/1K6/8/8/8/8/7R w - - am Rh7; c0 \"a; b\"")
+    assert avoid.name == "line 2" and avoid.key() == "not Rh7" and not avoid.problem
+    assert avoid.solved(avoid.board.parse_san("Rh8")) and not avoid.solved(avoid.avoid[0])
+    problems = {
+        "garbage": "not an EPD position",
+        "k7/8/1K6/8/8/8/8/7Z w - - bm Rh8": "unreadable position",
+        "k7/8/1K6/8/8/8/8/7R w - - bm Qh8": "not legal here: Qh8",
+        "k7/8/1K6/8/8/8/8/7R w - - id \"x\"": "no bm or am",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - bm Kh8": "the game is over",
+        "kK6/8/8/8/8/8/8/8 w - - bm Kb7": "illegal position",
+    }
+    for text, problem in problems.items():
+        assert problem in wac.read_position(3, text).problem, text
+
+
+def test_the_wac_benchmark_reports_every_position(tmp_path: Path) -> None:
+    suite = tmp_path / "odd.epd"
+    suite.write_text(
+        "# a comment\n"
+        'k7/8/1K6/8/8/8/8/7R w - - bm Rh8; id "mate";\r\n'
+        "\n"
+        'k7/8/1K6/8/8/8/8/7R w - - bm Qh8; id "bad";\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_wac.py"), "--suite", str(suite),
+         "--seconds", "0.2"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    assert "bad        line 4: skipped, moves that are not legal here: Qh8" in done.stdout
+    assert "mate       Rh8#             unbeatable Rh8#     yes" in done.stdout
+    assert "unbeatable   solved    1 / 2" in done.stdout and "0 errors" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_match_benchmark_says_why_each_game_ended() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_match.py"), "--opponent", OURS,
+         "--games", "2", "--base", "1", "--inc", "0.05", "--max-plies", "10"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )
+    out = done.stdout
+    assert out.count("draw by ply cap (adjudicated draw), 10 plies") == 2
+    assert "ply cap (adjudicated draw)                    0                0        2" in out
+    assert "unbeatable: 0 lost on time; 6 moves" in out
+    assert "+0 =2 -0 of 2, score 50.0%, Elo +0" in out
