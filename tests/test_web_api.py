@@ -328,12 +328,16 @@ def test_past_the_cap_a_search_is_stopped_and_its_worker_replaced() -> None:
 
 
 def ended(pid: int) -> bool:
-    """True once process ``pid`` has ended (a zombie has)."""
+    """True once process ``pid`` and every thread of it have ended (a zombie whose threads
+    are gone). A worker runs a watcher thread: killed, its main thread shows as a zombie
+    while that thread is still exiting, and ``waitpid`` does not report the process (so the
+    pool rightly takes it for alive) until the last thread is gone."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return True
-    return state in ("Z", "X")
+    return state in ("Z", "X") and threads in ([], [str(pid)])
 
 
 def test_a_worker_killed_while_idle_is_replaced_before_its_next_job() -> None:
@@ -426,3 +430,197 @@ def test_without_the_web_extra_the_server_says_what_to_install() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().endswith("pip install 'unbeatable[web]'")
+
+
+# --- chess: the board's data, SAN, FEN, time-limited searches -----------------------------------
+
+
+def needs_chess() -> Any:
+    return pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+
+
+def test_the_chess_position_has_the_squares_the_legal_moves_and_their_san(
+    client: TestClient,
+) -> None:
+    chess = needs_chess()
+    data = client.get("/api/position", params={"game": "chess", "moves": "e2e4,e7e5,g1f3"}).json()
+    assert data["moves"] == ["e2e4", "e7e5", "g1f3"] and data["labels"] == ["e4", "e5", "Nf3"]
+    assert data["moves_text"] == "e2e4,e7e5,g1f3" and data["to_move"] == "second"
+    board = data["board"]
+    expected = chess.Board()
+    for uci in data["moves"]:
+        expected.push_uci(uci)
+    assert board["kind"] == "chess" and board["fen"] == expected.fen() and board["turn"] == "black"
+    assert board["squares"][0] == list("rnbqkbnr")  # rank 8 first, a to h
+    assert board["squares"][5][5] == "N" and board["squares"][4][4] == "P"  # f3 and e4
+    assert board["last"] == {"from": "g1", "to": "f3"} and board["check"] is None
+    assert board["end"] is None and board["fullmove"] == 2
+    moves = {m["move"]: m for m in board["moves"]}
+    assert set(moves) == {m.uci() for m in expected.legal_moves} == set(data["legal"])
+    assert moves["b8c6"] == {
+        "move": "b8c6", "from": "b8", "to": "c6", "promotion": None, "san": "Nc6",
+    }  # fmt: skip
+    assert data["legal_labels"] == [moves[m]["san"] for m in data["legal"]]
+
+
+def test_chess_check_mate_stalemate_and_promotion_are_in_the_board_data(
+    client: TestClient,
+) -> None:
+    needs_chess()
+    check = client.get("/api/position", params={"game": "chess", "moves": "e2e4,f7f6,d1h5"})
+    assert check.json()["board"]["check"] == "e8" and not check.json()["over"]
+    mate = client.get("/api/position", params={"game": "chess", "moves": "f2f3,e7e5,g2g4,d8h4"})
+    data = mate.json()
+    assert data["over"] and data["winner"] == "second" and data["labels"][-1] == "Qh4#"
+    assert data["board"]["end"] == "checkmate" and data["board"]["check"] == "e1"
+    assert data["board"]["moves"] == [] and data["legal"] == []
+    stalemate = {"game": "chess", "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}
+    data = client.get("/api/position", params=stalemate).json()
+    assert data["over"] and data["winner"] is None and data["board"]["end"] == "stalemate"
+    assert data["start"] == stalemate["fen"] and data["moves"] == []
+    promote = {"game": "chess", "fen": "8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "moves": "e7e8n"}
+    data = client.get("/api/position", params=promote).json()
+    assert data["labels"] == ["e8=N"] and data["board"]["squares"][0][4] == "N"
+    before = client.get("/api/position", params={**promote, "moves": ""}).json()
+    pushes = [m for m in before["board"]["moves"] if m["from"] == "e7"]
+    assert sorted(m["promotion"] for m in pushes) == ["b", "n", "q", "r"]
+    assert {m["to"] for m in pushes} == {"e8"}
+    draw = {"game": "chess", "moves": "g1f3,g8f6,f3g1,f6g8,g1f3,g8f6,f3g1,f6g8"}
+    assert client.get("/api/position", params=draw).json()["board"]["end"] == (
+        "threefold repetition"
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "cli_position", "parameter", "text"),
+    [
+        ({"moves": "e2e4,e2e5"}, "e2e4 e2e5", "moves", "e2e5"),
+        ({"moves": "e2e4,Zz9"}, "e2e4 Zz9", "moves", "Zz9"),
+        (
+            {"fen": "8/8/8/8/8/8/8/9 w - - 0 1"},
+            "8/8/8/8/8/8/8/9 w - - 0 1",
+            "fen",
+            "8/8/8/8/8/8/8/9 w - - 0 1",
+        ),
+        (
+            {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"},  # parses, but no kings: not a position
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ),
+    ],
+)
+def test_a_bad_chess_move_or_fen_is_a_400_with_the_message_of_the_command_line(
+    client: TestClient, params: dict[str, str], cli_position: str, parameter: str, text: str
+) -> None:
+    needs_chess()
+    for path in ("/api/position", "/api/analyze", "/api/move"):
+        response = client.get(path, params={"game": "chess", **params})
+        assert response.status_code == 400, response.text
+        assert response.headers["content-type"] == "application/json"
+        assert response.json() == {
+            "error": cli_error("analyze", "chess", cli_position),
+            "parameter": parameter,
+            "text": text,
+        }
+
+
+def test_a_fen_is_refused_for_any_other_game_and_moves_do_not_hide_a_fen(
+    client: TestClient,
+) -> None:
+    needs_chess()
+    response = client.get("/api/position", params={"game": "tictactoe", "fen": "x"})
+    assert response.status_code == 400
+    assert response.json()["parameter"] == "fen" and "only a chess game" in response.json()["error"]
+    response = client.get("/api/position", params={"game": "chess", "moves": "fen,8/8/8,w"})
+    assert response.status_code == 400 and response.json()["parameter"] == "moves"
+
+
+def test_every_chess_search_is_time_limited_and_speaks_san(client: TestClient) -> None:
+    chess = needs_chess()
+    moves = "e2e4,e7e5"
+    board = chess.Board()
+    for uci in moves.split(","):
+        board.push_uci(uci)
+    started = time.monotonic()
+    # no limit asked for: chess cannot be solved, so the analysis gets a few seconds
+    report = client.get("/api/analyze", params={"game": "chess", "moves": moves}).json()
+    assert time.monotonic() - started < 8
+    assert not report["exact"] and report["depth"] >= 1 and report["seconds"] < 3
+    assert report["labels"] == {m.uci(): board.san(m) for m in board.legal_moves}
+    line, expected = board.copy(), []
+    for uci in report["pv"]:
+        expected.append(line.san(chess.Move.from_uci(uci)))
+        line.push_uci(uci)
+    assert report["pv_labels"] == expected and report["pv"]
+    # a depth too deep for the cap, or the "perfect" opponent: stopped by time, not by a 504
+    deep = client.get(
+        "/api/analyze", params={"game": "chess", "moves": moves, "depth": "30", "timeout": "1.5"}
+    )
+    assert deep.status_code == 200, deep.text
+    assert not deep.json()["complete"] and deep.json()["depth"] < 30
+    reply = client.get("/api/move", params={"game": "chess", "moves": moves, "timeout": "1.5"})
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert chess.Move.from_uci(data["move"]) in board.legal_moves
+    assert data["label"] == board.san(chess.Move.from_uci(data["move"]))
+    assert data["report"]["seconds"] < 1.5 and not data["report"]["exact"]
+    # a mate is shown as one: mate in 1 for the side to move
+    mate = client.get("/api/analyze", params={"game": "chess", "moves": "f2f3,e7e5,g2g4"}).json()
+    best = next(m for m in mate["moves"] if m["move"] == "d8h4")
+    assert best["kind"] == "win" and best["moves_to_end"] == 1 and best["best"]
+    assert mate["labels"]["d8h4"] == "Qh4#" and mate["pv_labels"] == ["Qh4#"]
+
+
+def test_the_parallel_view_of_chess_is_time_limited(client: TestClient) -> None:
+    needs_chess()
+    params = {"game": "chess", "moves": "e2e4,e7e5", "depth": "30", "workers": "2"}
+    parallel = client.get("/api/parallel", params={**params, "timeout": "2"})
+    assert parallel.status_code == 200, parallel.text
+    data = parallel.json()
+    assert not data["report"]["complete"] and data["report"]["depth"] < 30
+    assert data["report"]["pv_labels"] and data["tasks"]
+
+
+def test_the_analysis_of_other_games_has_no_labels(client: TestClient) -> None:
+    report = client.get("/api/analyze", params={"game": "tictactoe", "moves": "5"}).json()
+    assert "labels" not in report and "pv_labels" not in report
+
+
+def test_without_python_chess_the_page_lists_chess_and_says_what_to_install() -> None:
+    code = (
+        "import sys, json, warnings; sys.modules['chess'] = None\n"
+        "warnings.simplefilter('ignore')\n"
+        "from starlette.testclient import TestClient\n"
+        "from unbeatable.web.app import create_app\n"
+        "with TestClient(create_app(1, cap=5, warm=False)) as client:\n"
+        "    games = client.get('/api/games').json()['games']\n"
+        "    chess = client.get('/api/position', params={'game': 'chess'})\n"
+        "    other = client.get('/api/position', params={'game': 'tictactoe', 'moves': '5'})\n"
+        "    print(json.dumps([games, chess.status_code, chess.json(), other.status_code]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    games, status, body, other = json.loads(done.stdout)
+    chess = next(g for g in games if g["name"] == "chess")
+    assert chess["available"] is False and "pip install 'unbeatable[chess]'" in chess["error"]
+    assert all(g["available"] for g in games if g["name"] != "chess")
+    assert status == 400 and body["parameter"] == "game" and body["text"] == "chess"
+    assert "pip install 'unbeatable[chess]'" in body["error"]
+    assert other == 200
+
+
+def test_the_chess_tree_names_its_moves_in_san(client: TestClient) -> None:
+    chess = needs_chess()
+    params = {"game": "chess", "moves": "e2e4,e7e5", "depth": "1", "max_nodes": "100"}
+    response = client.get("/api/tree", params=params)
+    assert response.status_code == 200, response.text
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    children = response.json()["tree"]["root"]["children"]
+    assert len(children) == board.legal_moves.count()
+    for child in children:
+        assert child["label"] == board.san(chess.Move.from_uci(child["move"]))
+    tictactoe = client.get("/api/tree", params={"game": "tictactoe", "moves": "5", "depth": "1"})
+    assert all("label" not in c for c in tictactoe.json()["tree"]["root"]["children"])
