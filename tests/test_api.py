@@ -223,6 +223,58 @@ def test_a_solver_cut_short_gives_an_incomplete_result_and_ctrl_c_keeps_it() -> 
     assert caught.value.result is not None and not caught.value.result.complete
 
 
+class BestOnly:
+    """Subtraction positions (7 tokens, take up to 3: taking 3 wins) whose 'solver' answers a
+    best-only request with the best move exact and the others as bounds, recording what it was
+    asked. ``ceiling``: the upper end of the other moves' bounds."""
+
+    @staticmethod
+    def make(ceiling: int, asked: list[bool]) -> State:
+        from unbeatable.game import SolveAnswer, SolveRequest
+        from unbeatable.games.subtraction import SubtractionState
+
+        class Best(SubtractionState):
+            has_solver = True
+
+            def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+                asked.append(request.best_only)
+                if not request.best_only:
+                    return SolveAnswer(values={1: -3, 2: -3, 3: 3}, nodes=9)
+                return SolveAnswer(
+                    values={3: 3}, bounds={1: (-3, ceiling), 2: (-3, ceiling)}, nodes=3
+                )
+
+        return Best(7, 3, 0, 7)
+
+
+def test_a_player_asks_the_solver_for_the_best_moves_only() -> None:
+    asked: list[bool] = []
+    result = search(BestOnly.make(ceiling=1, asked=asked))
+    assert asked[0] is True
+    assert result.complete and result.exact and result.best_moves == (3,) and result.move == 3
+    assert result.move_scores is None
+    asked.clear()
+    analysed = search(BestOnly.make(ceiling=1, asked=asked), analyse=True)
+    assert asked[0] is False and analysed.move_scores is not None
+    assert analysed.best_moves == result.best_moves and analysed.score == result.score
+
+
+def test_a_best_only_answer_whose_other_moves_might_tie_is_incomplete() -> None:
+    result = search(BestOnly.make(ceiling=3, asked=[]))
+    assert not result.complete and result.move == 3
+
+
+def test_connect4_best_moves_alone_are_those_of_the_whole_analysis() -> None:
+    game = get_game("connect4")
+    for moves in ("4433", "444444", "43443", "4455", "3"):
+        state = game.parse_position(moves)
+        quick = search(state)
+        full = search(state, analyse=True)
+        assert quick.complete and quick.exact and quick.move_scores is None
+        assert quick.best_moves == full.best_moves and quick.score == full.score, moves
+        assert quick.pv[0] in quick.best_moves
+
+
 def _evaluate_none(state: State) -> float:
     return None  # type: ignore[return-value]
 

@@ -283,6 +283,67 @@ def test_score_map_consistency() -> None:
         assert s.best_moves(moves) == [c + 1 for c, v in enumerate(smap) if v == expected]
 
 
+def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]) -> None:
+    """``Solver.best`` against every column's exact score: the best columns get the top score
+    exactly, every other column bounds that hold with an upper end below the top score, a full
+    column None."""
+    current, mask, nb = solver._position(moves)
+    found = solver.best(current, mask, nb)
+    assert found.complete and not found.interrupted
+    top = max(v for v in scores if v is not None)
+    for c, true in enumerate(scores):
+        lo, hi = found.lower[c], found.upper[c]
+        if true is None:
+            assert lo is None and hi is None
+            continue
+        assert lo is not None and hi is not None
+        assert lo <= true <= hi, (moves, c, lo, true, hi)
+        if true == top:
+            assert lo == hi == top, (moves, c)
+        else:
+            assert hi < top, (moves, c, hi, top)
+
+
+@pytest.mark.parametrize(("width", "height", "played", "count"), SMALL_BOARDS[:6])
+def test_best_columns_against_brute_force(width: int, height: int, played: int, count: int) -> None:
+    brute = Brute(width, height)
+    solver = Solver(table_bytes=1 << 16, width=width, height=height)
+    for moves in _random_positions(width, height, played, count, seed=width * 7 + height):
+        board = brute.play(moves)
+        assert board is not None
+        scores: list[int | None] = []
+        for c in range(width):
+            child = brute.play([*moves, c])
+            if len(board[c]) >= height:
+                scores.append(None)
+            elif child is None:  # the move wins at once
+                scores.append((width * height + 1 - len(moves)) // 2)
+            else:
+                scores.append(-brute.score(child))
+        _check_best(solver, [c + 1 for c in moves], scores)
+
+
+@needs_data
+def test_best_columns_agree_with_every_columns_score() -> None:
+    rows = _sample("Test_L2_R1", 25, 40) + _sample("Test_L3_R1", 25, 40)
+    rows += _sample("Test_L1_R1", 100, 10)
+    s = Solver(table_bytes=1 << 22)
+    fresh = Solver(table_bytes=1 << 22)
+    for moves, expected in rows:
+        scores = fresh.score_map(moves)
+        assert max(v for v in scores if v is not None) == expected
+        _check_best(s, moves, scores)
+
+
+def test_best_columns_cut_short_by_a_node_budget_are_incomplete() -> None:
+    s = Solver(table_bytes=1 << 20, book=False)
+    current, mask, nb = s._position("4")
+    found = s.best(current, mask, nb, max_nodes=5_000)
+    assert not found.complete and not found.interrupted
+    for c in range(7):  # only the trivial bounds (and exact winning moves: none here)
+        assert found.lower[c] == -((42 - 1) // 2) and found.upper[c] == (42 - 1) // 2
+
+
 def test_score_map_of_full_column_and_blog_example() -> None:
     s = Solver(table_bytes=1 << 20)
     assert s.solve("4455") == 18

@@ -112,11 +112,15 @@ class SolveRequest:
     ``threads``: how many threads the solver may use (None: every core). ``book``: whether it may
     use opening books and databases (False measures the bare solver). ``table_size``: how many
     table entries it may use (None: its default). ``deadline`` (a :func:`time.perf_counter`
-    reading) and ``max_nodes``: stop then, and answer with what is known.
+    reading) and ``max_nodes``: stop then, and answer with what is known. ``best_only``: only
+    which moves are best is wanted (a player choosing, no analysis): a solver may then give
+    each other move as bounds whose upper end is below the best value instead of its exact
+    value (a solver that ignores it answers as usual).
     """
 
     weak: bool = False
     quick: bool = False
+    best_only: bool = False
     threads: int | None = None
     book: bool = True
     table_size: int | None = None
@@ -131,8 +135,11 @@ class SolveAnswer:
     Values follow the solve convention (:func:`unbeatable.search.solve_score`), from the view of
     the side to move at the position. ``values`` holds the moves whose exact value is known;
     ``bounds`` a ``(lower, upper)`` pair for each move still open when a budget stopped the
-    solver. ``complete`` is True when every legal move is in ``values``; ``interrupted`` when
-    Ctrl-C stopped it. ``nodes`` counts the positions the solver visited.
+    solver, or, answering a ``best_only`` request, for each move proven worse than the best.
+    ``complete`` is True when nothing was cut short: every legal move is in ``values`` (for a
+    ``best_only`` request: in ``values``, or in ``bounds`` below the best value);
+    ``interrupted`` when Ctrl-C stopped it. ``nodes`` counts the positions the solver
+    visited.
     """
 
     values: Mapping[Any, int]

@@ -113,7 +113,9 @@ class Searcher(Searching):
         it has solved and bounds for the others, and the result is marked incomplete. Ctrl-C
         after it answered keeps its answer."""
         deadline = start + limits.time if limits.time is not None else None
-        request = self.options.solve_request(deadline=deadline, max_nodes=limits.nodes)
+        request = self.options.solve_request(
+            deadline=deadline, max_nodes=limits.nodes, best_only=not analyse
+        )
         answer = state.solver_moves(request)
         if answer is None:
             return None
@@ -176,7 +178,11 @@ def solver_result(
         state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
         options.rng, options.tie_order(state),
     )
-    complete = answer.complete and not open_moves and len(answer.values) == len(legal)
+    # complete: every legal move placed, each open one (a best-only answer's) proven worse
+    # than the best, so that the best moves are all known
+    worse = all(ceiling[m] < best_value for m in open_moves)
+    placed = len(values) == len(legal) and (not open_moves or (exact and worse))
+    complete = answer.complete and placed and not (open_moves and scores is not None)
     return result if complete else replace(result, complete=False)
 
 

@@ -244,11 +244,13 @@ class SearchOptions:
         quick: bool = False,
         deadline: float | None = None,
         max_nodes: int | None = None,
+        best_only: bool = False,
     ) -> SolveRequest:
         """What to ask of a game's own solver under these options."""
         return SolveRequest(
             weak=weak,
             quick=quick,
+            best_only=best_only,
             threads=self.threads,
             book=self.book,
             table_size=self.table_size,

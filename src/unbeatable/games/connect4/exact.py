@@ -109,6 +109,7 @@ def _load(game: Connect4, table_size: int | None) -> None:
         warm = Solver(0, 4, 4, threads=1)
         warm.bounds(tiny.current, tiny.mask, tiny.moves)
         warm.analyze(tiny.current, tiny.mask, tiny.moves)
+        warm.best(tiny.current, tiny.mask, tiny.moves)
         _line_on(warm, tiny, SolveRequest(threads=1))
     except BaseException as error:
         _FAILED[size] = error
@@ -188,7 +189,9 @@ def _from_book(state: Connect4State) -> dict[Move, int] | None:
 def move_values(state: Connect4State, request: SolveRequest) -> SolveAnswer | None:
     """Every legal move's exact score (solve convention, from the side to move's view; weak:
     signs) from the opening book when it holds every child, else from the solver, with bounds
-    for the moves still open when a limit or Ctrl-C stopped it. ``quick``: None rather than a
+    for the moves still open when a limit or Ctrl-C stopped it. ``best_only`` (strong): the
+    solver proves which moves are best (:meth:`.Solver.best`) and gives the others as bounds
+    below the best score. ``quick``: None rather than a
     long search (an early position with neither book nor database, or a search that needs
     more than :data:`QUICK_NODES` nodes). None too when the request's deadline came while the
     solver was still loading (the search then answers by itself)."""
@@ -203,13 +206,18 @@ def move_values(state: Connect4State, request: SolveRequest) -> SolveAnswer | No
     fast = request.book and solver.book
     if request.quick and not fast and state.moves < QUICK_PLIES:
         return None
-    result = solver.analyze(
-        state.current,
-        state.mask,
-        state.moves,
-        weak=request.weak,
-        **_limits(request),  # type: ignore[arg-type]
-    )
+    if request.best_only and not request.weak:
+        result = solver.best(
+            state.current, state.mask, state.moves, **_limits(request)  # type: ignore[arg-type]
+        )
+    else:
+        result = solver.analyze(
+            state.current,
+            state.mask,
+            state.moves,
+            weak=request.weak,
+            **_limits(request),  # type: ignore[arg-type]
+        )
     exact: dict[Move, int] = {}
     bounds: dict[Move, tuple[int, int]] = {}
     for column, (lo, hi) in enumerate(zip(result.lower, result.upper, strict=True)):
@@ -219,7 +227,7 @@ def move_values(state: Connect4State, request: SolveRequest) -> SolveAnswer | No
             exact[column] = lo
         else:
             bounds[column] = (lo, hi)
-    return SolveAnswer(exact, bounds, not bounds, result.nodes, result.interrupted)
+    return SolveAnswer(exact, bounds, result.complete, result.nodes, result.interrupted)
 
 
 #: A quick line gives up after this many nodes (about a second here); the lines of the first

@@ -21,7 +21,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
@@ -193,6 +193,8 @@ class Solver:
         self._lock = threading.Lock()
         self.nodes = 0
         self.thread_nodes: list[int] = []
+        mid = width // 2
+        self._centre = [mid + i // 2 if i % 2 == 0 else mid - (i + 1) // 2 for i in range(width)]
 
     @property
     def table_slots(self) -> int:
@@ -328,8 +330,7 @@ class Solver:
         stopped the search first. Raises ValueError when the game is over already."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
-        mid = self.width // 2
-        centre = [mid + i // 2 if i % 2 == 0 else mid - (i + 1) // 2 for i in range(self.width)]
+        centre = self._centre
 
         def run(w: _Worker, role: int, threads: int) -> bool:
             # the threads start at columns spread over the centre-first order, so that they
@@ -343,6 +344,36 @@ class Solver:
             return done
 
         return self._search(run, self.width, threads, deadline, max_nodes)
+
+    def best(
+        self, current: int, mask: int, moves: int, *, book: bool | None = None,
+        threads: int | None = None, deadline: float | None = None,
+        max_nodes: int | None = None,
+    ) -> Analysis:  # fmt: skip
+        """Which columns are best, for a player that needs no other score (see
+        ``_batch.best_map``): a best column gets the position's exact score, another an upper
+        bound below it (or its exact score when it loses at once), a full column None.
+        ``complete`` here means every column was placed so; a limit or Ctrl-C that came first
+        leaves the columns not reached with trivial bounds. Strong scores."""
+        db = self._db(book)
+        args = (np.uint64(current), np.uint64(mask), moves, self.width, self.height)
+        shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
+        placed: list[bool] = []
+
+        def run(w: _Worker, role: int, threads: int) -> bool:
+            first = role * self.width // threads
+            order = np.array(self._centre[first:] + self._centre[:first], dtype=np.int64)
+            done = bool(B.best_map(
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.lo, w.hi,
+                order,
+            ))  # fmt: skip
+            if done:
+                placed.append(True)
+            return done
+
+        result = self._search(run, self.width, threads, deadline, max_nodes)
+        done = bool(placed)
+        return replace(result, complete=done, interrupted=result.interrupted and not done)
 
     def line(
         self, current: int, mask: int, moves: int, *, book: bool | None = None,
@@ -525,5 +556,6 @@ def compile_kernels() -> float:
     s = Solver(table_bytes=8 * _MIN_SLOTS, width=4, height=4)
     s.solve("")
     s.score_map("1")
+    s.best(*s._position("1"))
     s.solve_many(["12", "21"])
     return time.perf_counter() - t0
