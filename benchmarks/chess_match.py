@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import math
-import os
 import statistics
 import sys
 import time
@@ -39,8 +38,10 @@ import chess
 import chess.engine
 import chess.pgn
 
-ROOT = Path(__file__).resolve().parents[1]
-OURS = [sys.executable, "-m", "unbeatable.uci"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from uci_engines import OURS, Engine, load
+
 US = "unbeatable"
 
 #: The first four plies of common openings (UCI), each played once with each colour.
@@ -134,38 +135,8 @@ class Result:
     detail: str = ""
 
 
-class Player:
-    """An engine process under a name, restarted after a crash."""
-
-    def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
-        self.command = command
-        self.options = options
-        self.name = name
-        self.engine = self._start()
-
-    def _start(self) -> chess.engine.SimpleEngine:
-        env = dict(os.environ)
-        if self.command == OURS:
-            env["PYTHONPATH"] = os.pathsep.join(
-                [str(ROOT / "src")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-            )
-        engine = chess.engine.SimpleEngine.popen_uci(self.command, timeout=30, env=env)
-        for name, value in self.options.items():
-            option = engine.options.get(name)
-            if option is None:
-                raise SystemExit(f"{self.command[0]}: no UCI option {name!r}")
-            engine.configure({name: option.parse(value)})
-        return engine
-
-    def restart(self) -> None:
-        try:
-            self.engine.quit()
-        except (chess.engine.EngineError, concurrent.futures.TimeoutError, OSError):
-            self.engine.close()
-        self.engine = self._start()
-
-    def close(self) -> None:
-        self.engine.quit()
+class Player(Engine):
+    """An engine process under a name (see :class:`uci_engines.Engine`)."""
 
 
 def play(
@@ -238,14 +209,6 @@ def elo(scores: list[float]) -> tuple[float, float, float, float]:
     p = min(max(mean, 1e-3), 1 - 1e-3)
     bar = 1.96 * sd * 400 / (math.log(10) * p * (1 - p))
     return to_elo(mean), bar, to_elo(mean - 1.96 * sd), to_elo(mean + 1.96 * sd)
-
-
-def load() -> str:
-    """The machine's load averages over 1, 5 and 15 minutes (the machine may be shared)."""
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:

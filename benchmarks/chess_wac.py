@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -32,9 +31,11 @@ from pathlib import Path
 import chess
 import chess.engine
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from uci_engines import OURS, ROOT, Engine, load
+
 SUITE = ROOT.parent / "shared" / "benchmarks" / "chess" / "wac.epd"
-OURS = [sys.executable, "-m", "unbeatable.uci"]
 
 
 @dataclass
@@ -138,24 +139,14 @@ def read_suite(path: Path, limit: int | None) -> list[Position]:
     return suite
 
 
-class Player:
-    """An engine process under a name, restarted after a crash."""
+class Player(Engine):
+    """An engine process under a name (see :class:`uci_engines.Engine`) and its tally."""
 
     def __init__(self, name: str, command: list[str]) -> None:
-        self.name = name
-        self.command = command
-        self.engine = self._start()
+        super().__init__(name, command)
         self.solved = 0
         self.spent = 0.0
         self.errors = 0
-
-    def _start(self) -> chess.engine.SimpleEngine:
-        env = dict(os.environ)
-        if self.command == OURS:
-            env["PYTHONPATH"] = os.pathsep.join(
-                [str(ROOT / "src")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-            )
-        return chess.engine.SimpleEngine.popen_uci(self.command, timeout=30, env=env)
 
     def play(self, position: Position, seconds: float) -> tuple[str, bool]:
         """The move played on ``position`` (SAN, or what went wrong) and whether it solves it."""
@@ -177,24 +168,6 @@ class Player:
         solved = position.solved(move)
         self.solved += solved
         return board.san(move), solved
-
-    def restart(self) -> None:
-        try:
-            self.engine.quit()
-        except (chess.engine.EngineError, concurrent.futures.TimeoutError, OSError):
-            self.engine.close()
-        self.engine = self._start()
-
-    def close(self) -> None:
-        self.engine.quit()
-
-
-def load() -> str:
-    """The machine's load averages over 1, 5 and 15 minutes (the machine may be shared)."""
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
 
 
 def main() -> None:
