@@ -167,18 +167,19 @@ s.solve("2416615552")  # load the kernels first
 state = get_game("connect4").parse_position(%r)
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
 start = time.perf_counter()
-r = s.analyze(state.current, state.mask, state.moves)
+r = getattr(s, %r)(state.current, state.mask, state.moves)
 print(r.interrupted, r.complete, time.perf_counter() - start, r.lower, r.upper)
 """
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_the_compiled_search_with_bounds() -> None:
+@pytest.mark.parametrize("call", ["analyze", "best"])
+def test_ctrl_c_stops_the_compiled_search_with_bounds(call: str) -> None:
     import subprocess
     import sys
 
     run = subprocess.run(
-        [sys.executable, "-c", INTERRUPT_SCRIPT % HARD],
+        [sys.executable, "-c", INTERRUPT_SCRIPT % (HARD, call)],
         capture_output=True,
         text=True,
         timeout=120,
