@@ -198,6 +198,33 @@ def non_losing_moves(current, mask, height, bottom, board):
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
 
 
+# Tables of at least 2**20 slots (8 MiB) are split by depth: positions with at most
+# SHALLOW_EMPTY empty cells (the bulk of the nodes, each a small subtree) use only the first
+# 2**20 slots, a region small enough to stay mostly in the CPU caches; deeper positions use the
+# whole table, where the shallow ones no longer overwrite them (see ``_kernel``).
+SHALLOW_EMPTY = 14
+SHALLOW_SHIFT = np.uint64(44)  # the shallow region's slot is h >> 44: 2**20 slots
+SHALLOW_FLAG = np.uint64(1 << 19)  # entry bit: a shallow position's entry
+U20 = np.uint64(20)
+
+
+@njit(cache=True, inline="always")
+def table_place(h, empty, shift):
+    """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
+    bits (without generation, best move and bound): see ``_kernel`` for the layout."""
+    if shift <= SHALLOW_SHIFT:
+        if empty <= SHALLOW_EMPTY:
+            return h >> SHALLOW_SHIFT, (h << U20) | SHALLOW_FLAG
+        return h >> shift, h << U20
+    return h >> shift, h << U16
+
+
+@njit(cache=True, inline="always")
+def move_field(shift):
+    """The entry bits of the best move (0 for a table too small to hold one)."""
+    return np.uint64(7 << 16) if shift <= SHALLOW_SHIFT else U0
+
+
 @njit(cache=True)
 def table_shift(n_slots):
     """``64 - log2(n_slots)`` for a power-of-two table size."""

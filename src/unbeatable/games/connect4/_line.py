@@ -27,15 +27,16 @@ from ._board import (
     U0,
     U1,
     U8,
-    U16,
     U255,
     UPPER_CODE,
     board_mask,
     bottom_mask,
     column_mask,
+    move_field,
     non_losing_moves,
     popcount,
     possible_moves,
+    table_place,
     table_shift,
     winning_cells,
 )
@@ -69,8 +70,10 @@ def _proven_by_table(child_current, child_mask, child_nb, target, width, height,
         if v != NOT_FOUND:
             return v <= target
     h = (child_current + child_mask) * HASH_MUL
-    entry = table[h >> table_shift(table.shape[0])]
-    if ((entry ^ ((h << U16) | gen)) >> U8) != U0:
+    shift = table_shift(table.shape[0])
+    slot, tag = table_place(h, width * height - child_nb, shift)
+    entry = table[slot]
+    if ((entry ^ (tag | gen)) & ~(move_field(shift) | U255)) != U0:
         return False
     code = np.int64(entry & U255)
     return code < 128 and code - UPPER_CODE <= target
