@@ -34,6 +34,11 @@ STOPPED = 4
 # are so small that a table read (a cache miss, nearly always) costs more than it saves.
 NO_TABLE_EMPTY = 4
 
+# Positions with more than this many empty cells look their children up in the table before
+# searching any (an enhanced transposition cut-off: a child's upper bound may fail the node
+# high at once); nearer the end, that look-up costs more than the nodes it saves.
+ETC_EMPTY = 16
+
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
 SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
@@ -204,8 +209,50 @@ def non_losing_moves(current, mask, height, bottom, board):
 # whole table, where the shallow ones no longer overwrite them (see ``_kernel``).
 SHALLOW_EMPTY = 14
 SHALLOW_SHIFT = np.uint64(44)  # the shallow region's slot is h >> 44: 2**20 slots
+SHALLOW_SLOTS = 1 << 20
 SHALLOW_FLAG = np.uint64(1 << 19)  # entry bit: a shallow position's entry
 U20 = np.uint64(20)
+
+
+# Positions with at most this many stones share their table entry with their mirror image
+# (both are filed under the smaller of the two keys): near the root, where each subtree is
+# large, the search often meets both (in the empty board's tree, every line has its twin).
+MIRROR_STONES = 16
+
+
+@njit(cache=True, inline="always")
+def mirror(key, width, height):
+    """The key of the mirror image of the position of key ``key`` (columns in reverse order;
+    the key's columns never carry into each other)."""
+    h1 = np.uint64(height + 1)
+    col = (U1 << h1) - U1
+    m = U0
+    for c in range(width):
+        m |= ((key >> (np.uint64(c) * h1)) & col) << (np.uint64(width - 1 - c) * h1)
+    return m
+
+
+@njit(cache=True, inline="always")
+def table_key(key, stones, width, height):
+    """The key that the table files a position under: with at most ``MIRROR_STONES`` stones,
+    the smaller of its key and its mirror image's (the two share an entry); and True when
+    that is the mirror image's."""
+    if stones <= MIRROR_STONES:
+        m = mirror(key, width, height)
+        if m < key:
+            return m, True
+    return key, False
+
+
+@njit(cache=True, inline="always")
+def mirror_index(i, width):
+    """The centre-first index of the mirror image of the move of centre-first index ``i``
+    (centre, centre - 1, centre + 1, centre - 2, ...)."""
+    if width % 2 == 1:
+        if i == 0:
+            return 0
+        return i + 1 if i % 2 == 1 else i - 1
+    return i + 1 if i % 2 == 0 else i - 1
 
 
 @njit(cache=True, inline="always")

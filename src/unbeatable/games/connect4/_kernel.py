@@ -53,7 +53,9 @@ failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
 high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
 store overwrites whatever the slot held (another position, or an older bound
 of the same position).  Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
-nor write the table (their subtrees cost less than a cache miss).
+nor write the table (their subtrees cost less than a cache miss).  Positions with more than
+``ETC_EMPTY`` empty cells first look up their children's entries (enhanced transposition
+cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once.
 """
 
 from __future__ import annotations
@@ -69,10 +71,12 @@ from ._board import (
     CTRL_MAX_NODES,
     CTRL_SIZE,
     CTRL_STOP,
+    ETC_EMPTY,
     FULL_COLUMN,
     GAME_OVER,
     HASH_MUL,
     LOWER_CODE,
+    MIRROR_STONES,
     MOOT,
     NO_TABLE_EMPTY,
     NOT_FOUND,
@@ -91,11 +95,13 @@ from ._board import (
     bottom_mask,
     can_win_next,
     column_mask,
+    mirror_index,
     move_field,
     non_losing_moves,
     popcount,
     possible_moves,
     prefetch,
+    table_key,
     table_place,
     table_shift,
     winning_cells,
@@ -109,6 +115,7 @@ __all__ = [
     "CTRL_MAX_NODES",
     "CTRL_SIZE",
     "CTRL_STOP",
+    "ETC_EMPTY",
     "FULL_COLUMN",
     "GAME_OVER",
     "HASH_MUL",
@@ -290,8 +297,10 @@ def negamax(
             slot = U0
             tag = U0  # no table entry (near the end of the game)
             hint = -1  # the centre-first index of the table's best move (-1: none)
+            flip = False
             if cells - nb > NO_TABLE_EMPTY:
-                slot, tag = table_place((current + mask) * HASH_MUL, cells - nb, shift)
+                key, flip = table_key(current + mask, nb, width, height)
+                slot, tag = table_place(key * HASH_MUL, cells - nb, shift)
                 tag |= gen
             if alpha < beta and tag != U0:
                 entry = table[slot]
@@ -299,6 +308,8 @@ def negamax(
                     best = entry & mvf
                     tag |= best  # an upper bound stored later keeps this best move
                     hint = np.int64(best >> U16) - 1
+                    if flip and hint >= 0:  # the entry is the mirror image's
+                        hint = mirror_index(hint, width)
                     code = np.int64(entry & U255)
                     if code < 128:
                         ub = code - UPPER_CODE
@@ -320,9 +331,8 @@ def negamax(
                 count = 0
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
-                        cs, _ = table_place(
-                            ((current ^ mask) + (mask | nxt)) * HASH_MUL, cells - nb - 1, shift
-                        )
+                        ck, _ = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
+                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
                         prefetch(table, cs)
                     fu[d, 4] = nxt
                     fi[d, 4] = 56  # index 7: no best move to store
@@ -333,9 +343,8 @@ def negamax(
                     if m != U0:
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
-                            cs, _ = table_place(
-                                ((current ^ mask) + (mask | m)) * HASH_MUL, cells - nb - 1, shift
-                            )
+                            ck, _ = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                            cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
                             prefetch(table, cs)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
                         sc = ((4096 if i == hint else sc) << 6) | (63 - i)
@@ -347,13 +356,35 @@ def negamax(
                         fu[d, 4 + j] = m
                         fi[d, 4 + j] = sc
                         count += 1
-                fu[d, 2] = slot
-                fu[d, 3] = tag
-                fi[d, 0] = alpha
-                fi[d, 1] = beta
-                fi[d, 2] = count
-                fi[d, 3] = 0
-                done = False
+                etc = NOT_FOUND
+                if cells - nb > ETC_EMPTY and count > 1:
+                    # enhanced transposition cut-off: a child whose stored upper bound
+                    # already fails this node high (their slots were prefetched above)
+                    for j in range(count):
+                        m = fu[d, 4 + j]
+                        ck, _ = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                        e = table[cs]
+                        if ((e ^ (ct | gen)) & cmp) == U0:
+                            code = np.int64(e & U255)
+                            if code < 128 and UPPER_CODE - code >= beta:
+                                etc = UPPER_CODE - code
+                                i = 63 - (fi[d, 4 + j] & 63)
+                                if flip:
+                                    i = mirror_index(i, width)
+                                best = (np.uint64(i + 1) << U16) & mvf if i < 7 else U0
+                                table[slot] = (tag & ~mvf) | best | np.uint64(etc + LOWER_CODE)
+                                break
+                if etc != NOT_FOUND:
+                    v = etc  # a lower bound >= beta
+                else:
+                    fu[d, 2] = slot
+                    fu[d, 3] = tag
+                    fi[d, 0] = alpha
+                    fi[d, 1] = beta
+                    fi[d, 2] = count
+                    fi[d, 3] = 0
+                    done = False
         # ---- pass values up and go down to the next child to search
         while True:
             if done:
@@ -365,6 +396,10 @@ def negamax(
                 if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
                     if fu[d, 3] != U0:
                         i = 63 - (fi[d, 3 + fi[d, 3]] & 63)  # the move just searched
+                        if root_nb + d <= MIRROR_STONES:  # filed under the mirror image?
+                            _, flipped = table_key(fu[d, 0] + fu[d, 1], root_nb + d, width, height)
+                            if flipped:
+                                i = mirror_index(i, width)
                         best = (np.uint64(i + 1) << U16) & mvf if i < 7 else U0
                         table[fu[d, 2]] = (fu[d, 3] & ~mvf) | best | np.uint64(v + LOWER_CODE)
                     continue

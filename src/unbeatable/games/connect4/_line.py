@@ -36,6 +36,7 @@ from ._board import (
     non_losing_moves,
     popcount,
     possible_moves,
+    table_key,
     table_place,
     table_shift,
     winning_cells,
@@ -69,7 +70,8 @@ def _proven_by_table(child_current, child_mask, child_nb, target, width, height,
         v = db_probe(child_current, child_mask, child_nb, width, height, db_keys, db_vals)
         if v != NOT_FOUND:
             return v <= target
-    h = (child_current + child_mask) * HASH_MUL
+    key, _ = table_key(child_current + child_mask, child_nb, width, height)
+    h = key * HASH_MUL
     shift = table_shift(table.shape[0])
     slot, tag = table_place(h, width * height - child_nb, shift)
     entry = table[slot]

@@ -221,7 +221,7 @@ class Solver:
     def clear(self) -> None:
         """Zero the whole table now (a memory-bound pass: milliseconds for 64 MiB), so that
         the next 254 clears cost nothing."""
-        self.table.fill(0)
+        B.zero_table(self.table)
         self.generation = 1
 
     def _db(self, book: bool | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8], int]:
