@@ -14,6 +14,7 @@ from ._kernel import (
     BAD_COLUMN,
     COLUMN_FULL,
     CTRL_GEN,
+    CTRL_SEARCHED,
     FULL_COLUMN,
     GAME_OVER,
     OK,
@@ -148,6 +149,7 @@ def next_generation(table, ctrl):
         zero_table(table)
         g = 1
     ctrl[CTRL_GEN] = g
+    ctrl[CTRL_SEARCHED] = 0
 
 
 @njit(cache=True, nogil=True)

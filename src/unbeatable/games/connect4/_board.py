@@ -38,6 +38,11 @@ NO_TABLE_EMPTY = 4
 # searching any (an enhanced transposition cut-off: a child's upper bound may fail the node
 # high at once); nearer the end, that look-up costs more than the nodes it saves.
 ETC_EMPTY = 16
+# ... but only once this many nodes were searched in the table's generation: in a table just
+# cleared the children's entries are missing or not in the CPU caches, and each look-up stalls
+# the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
+# 290 us a position with these look-ups, 170 us without).
+ETC_AFTER = 1 << 17
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
@@ -48,6 +53,7 @@ NOT_FOUND = -10_000  # db_probe: the position is not in the database
 CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,096 nodes
 CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
 CTRL_GEN = 2  # the table generation, 1..255
+CTRL_SEARCHED = 3  # nodes searched in this generation so far (by the searches of this array)
 CTRL_SIZE = 4
 
 
@@ -272,10 +278,34 @@ def move_field(shift):
     return np.uint64(7 << 16) if shift <= SHALLOW_SHIFT else U0
 
 
-@njit(cache=True)
-def table_shift(n_slots):
+def _table_shift_loop(n_slots):
     """``64 - log2(n_slots)`` for a power-of-two table size."""
     bits = 0
     while (1 << (bits + 1)) <= n_slots:
         bits += 1
     return np.uint64(64 - bits)
+
+
+if getattr(numba.config, "DISABLE_JIT", False):
+    table_shift = _table_shift_loop
+else:
+
+    @intrinsic
+    def _ctlz(typingctx, x):
+        """LLVM's count of leading zeros of a uint64 (one instruction where the CPU has one)."""
+        sig = types.uint64(types.uint64)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            i1 = ir.IntType(1)
+            fnty = ir.FunctionType(i64, [i64, i1])
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [i64], fnty)
+            return builder.call(fn, [args[0], ir.Constant(i1, 0)])
+
+        return sig, codegen
+
+    @njit(cache=True, inline="always")
+    def table_shift(n_slots):
+        """``64 - log2(n_slots)`` for a power-of-two table size (one count of leading zeros:
+        every search calls it)."""
+        return _ctlz(np.uint64(n_slots)) + U1  # type: ignore[call-arg, unused-ignore]

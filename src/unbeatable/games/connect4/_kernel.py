@@ -55,7 +55,9 @@ store overwrites whatever the slot held (another position, or an older bound
 of the same position).  Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
 nor write the table (their subtrees cost less than a cache miss).  Positions with more than
 ``ETC_EMPTY`` empty cells first look up their children's entries (enhanced transposition
-cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once.
+cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
+once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
+as in a table just cleared those look-ups are mostly memory stalls that find nothing.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ from ._board import (
     COLUMN_FULL,
     CTRL_GEN,
     CTRL_MAX_NODES,
+    CTRL_SEARCHED,
     CTRL_SIZE,
     CTRL_STOP,
+    ETC_AFTER,
     ETC_EMPTY,
     FULL_COLUMN,
     GAME_OVER,
@@ -113,8 +117,10 @@ __all__ = [
     "COLUMN_FULL",
     "CTRL_GEN",
     "CTRL_MAX_NODES",
+    "CTRL_SEARCHED",
     "CTRL_SIZE",
     "CTRL_STOP",
+    "ETC_AFTER",
     "ETC_EMPTY",
     "FULL_COLUMN",
     "GAME_OVER",
@@ -255,6 +261,7 @@ def negamax(
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
+    etc_on = ctrl[CTRL_SEARCHED] >= ETC_AFTER
     d = 0
     fu[0, 0] = root_current
     fu[0, 1] = root_mask
@@ -268,10 +275,13 @@ def negamax(
         if (nodes & 4095) == 0:
             if ctrl[CTRL_STOP] != 0 or nodes >= max_nodes:
                 stats[0] += nodes
+                ctrl[CTRL_SEARCHED] += nodes
                 return ABORTED
             if shared[0] > root_alpha or shared[1] <= root_alpha:
                 stats[0] += nodes
+                ctrl[CTRL_SEARCHED] += nodes
                 return MOOT
+            etc_on = ctrl[CTRL_SEARCHED] + nodes >= ETC_AFTER
         current = fu[d, 0]
         mask = fu[d, 1]
         nb = root_nb + d
@@ -357,7 +367,7 @@ def negamax(
                         fi[d, 4 + j] = sc
                         count += 1
                 etc = NOT_FOUND
-                if cells - nb > ETC_EMPTY and count > 1:
+                if etc_on and cells - nb > ETC_EMPTY and count > 1:
                     # enhanced transposition cut-off: a child whose stored upper bound
                     # already fails this node high (their slots were prefetched above)
                     for j in range(count):
@@ -390,6 +400,7 @@ def negamax(
             if done:
                 if d == 0:
                     stats[0] += nodes
+                    ctrl[CTRL_SEARCHED] += nodes
                     return v
                 d -= 1
                 v = -v
