@@ -209,16 +209,15 @@ def non_losing_moves(current, mask, height, bottom, board):
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
 
 
-# Tables of at least 2**20 slots (8 MiB) are split by depth: positions with at most
+# Tables of at least 2**18 slots (2 MiB) are split by depth: positions with at most
 # SHALLOW_EMPTY empty cells (the bulk of the nodes, each a small subtree) use only the first
-# 2**20 slots, a region small enough to stay mostly in the CPU caches; deeper positions use the
-# whole table, where the shallow ones no longer overwrite them (see ``_kernel``).
-SHALLOW_EMPTY = 14
-SHALLOW_SHIFT = np.uint64(44)  # the shallow region's slot is h >> 44: 2**20 slots
-SHALLOW_SLOTS = 1 << 20
-SHALLOW_FLAG = np.uint64(1 << 19)  # entry bit: a shallow position's entry
-U20 = np.uint64(20)
-
+# 2**18 slots, a region small enough to stay in the CPU caches; deeper positions use the whole
+# table, where the shallow ones no longer overwrite them (see ``_kernel``).
+SHALLOW_EMPTY = 18
+SHALLOW_SHIFT = np.uint64(46)  # the shallow region's slot is h >> 46: 2**18 slots
+SHALLOW_SLOTS = 1 << 18
+SHALLOW_FLAG = np.uint64(1 << 16)  # entry bit: a shallow position's entry
+U17 = np.uint64(17)
 
 # Positions with at most this many stones share their table entry with their mirror image
 # (both are filed under the smaller of the two keys): near the root, where each subtree is
@@ -241,41 +240,23 @@ def mirror(key, width, height):
 @njit(cache=True, inline="always")
 def table_key(key, stones, width, height):
     """The key that the table files a position under: with at most ``MIRROR_STONES`` stones,
-    the smaller of its key and its mirror image's (the two share an entry); and True when
-    that is the mirror image's."""
+    the smaller of its key and its mirror image's (the two share an entry)."""
     if stones <= MIRROR_STONES:
         m = mirror(key, width, height)
         if m < key:
-            return m, True
-    return key, False
-
-
-@njit(cache=True, inline="always")
-def mirror_index(i, width):
-    """The centre-first index of the mirror image of the move of centre-first index ``i``
-    (centre, centre - 1, centre + 1, centre - 2, ...)."""
-    if width % 2 == 1:
-        if i == 0:
-            return 0
-        return i + 1 if i % 2 == 1 else i - 1
-    return i + 1 if i % 2 == 0 else i - 1
+            return m
+    return key
 
 
 @njit(cache=True, inline="always")
 def table_place(h, empty, shift):
     """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
-    bits (without generation, best move and bound): see ``_kernel`` for the layout."""
+    bits (without generation and bound): see ``_kernel`` for the layout."""
     if shift <= SHALLOW_SHIFT:
         if empty <= SHALLOW_EMPTY:
-            return h >> SHALLOW_SHIFT, (h << U20) | SHALLOW_FLAG
-        return h >> shift, h << U20
+            return h >> SHALLOW_SHIFT, (h << U17) | SHALLOW_FLAG
+        return h >> shift, h << U17
     return h >> shift, h << U16
-
-
-@njit(cache=True, inline="always")
-def move_field(shift):
-    """The entry bits of the best move (0 for a table too small to hold one)."""
-    return np.uint64(7 << 16) if shift <= SHALLOW_SHIFT else U0
 
 
 def _table_shift_loop(n_slots):

@@ -29,21 +29,19 @@ multiplier is odd).  A slot holds ``(key bits) | (gen << 8) | code`` and the slo
 gives the top bits of ``h`` that the key bits leave out, so a hit is never a false hit, for
 any board size, and no division is needed:
 
-* small tables (``b < 20``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
+* small tables (``b < 18``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
   bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
-* tables of ``2**20`` slots (8 MiB) or more are split by depth.  A position with more than
-  ``SHALLOW_EMPTY`` (14) empty cells lives in slot ``h >> (64 - b)`` of the whole table; a
-  shallower one in slot ``h >> 44``, i.e. in the first ``2**20`` slots only.  The shallow
-  positions are most of the nodes but each is a small subtree: in their own region they
-  stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
-  positions (measured: 2.8 G nodes instead of 3.8 G for the empty board, and 60 % more nodes
-  a second).  The key bits are ``h << 20`` (the low 44 bits of ``h``: the slot index gives at
-  least the top 20) with bit 19 set for a shallow position (a deep entry that lies in the
-  shallow region is never taken for a shallow one, nor the reverse), and bits 16..18 hold
-  the best move: the centre-first index ``i`` (column ``centre, centre - 1, centre + 1, ...``)
-  plus 1 of the move that failed high, 0 for none (or ``i >= 7``).  That move is searched
-  first when the position comes back (null-window probes of the same tree follow each
-  other); an upper bound stored over an entry of the same position keeps its best move.
+* tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
+  ``SHALLOW_EMPTY`` (18) empty cells lives in slot ``h >> (64 - b)`` of the whole table; a
+  shallower one in slot ``h >> 46``, i.e. in the first ``2**18`` slots only.  The shallow
+  positions are most of the nodes but each is a small subtree: in their own region (2 MiB)
+  they stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
+  positions.  The key bits are ``h << 17`` (the low 47 bits of ``h``: the slot index gives at
+  least the top 18) with bit 16 set for a shallow position, so that a deep entry that lies in
+  the shallow region is never taken for a shallow one, nor the reverse.
+
+Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
+and their mirror image's (columns in reverse order; same score), so the two share an entry.
 
 ``gen`` (1..255) is
 the table's generation: a slot of another generation (or 0, empty) is a miss, so the
@@ -80,7 +78,6 @@ from ._board import (
     GAME_OVER,
     HASH_MUL,
     LOWER_CODE,
-    MIRROR_STONES,
     MOOT,
     NO_TABLE_EMPTY,
     NOT_FOUND,
@@ -99,8 +96,6 @@ from ._board import (
     bottom_mask,
     can_win_next,
     column_mask,
-    mirror_index,
-    move_field,
     non_losing_moves,
     popcount,
     possible_moves,
@@ -255,8 +250,6 @@ def negamax(
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
     shift = table_shift(table.shape[0])
-    mvf = move_field(shift)
-    cmp = ~(mvf | U255)  # the key and generation bits of an entry
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
@@ -306,20 +299,13 @@ def negamax(
             hi = (cells - 1 - nb) // 2  # we cannot win with our next stone
             slot = U0
             tag = U0  # no table entry (near the end of the game)
-            hint = -1  # the centre-first index of the table's best move (-1: none)
-            flip = False
             if cells - nb > NO_TABLE_EMPTY:
-                key, flip = table_key(current + mask, nb, width, height)
+                key = table_key(current + mask, nb, width, height)
                 slot, tag = table_place(key * HASH_MUL, cells - nb, shift)
                 tag |= gen
             if alpha < beta and tag != U0:
                 entry = table[slot]
-                if ((entry ^ tag) & cmp) == U0:
-                    best = entry & mvf
-                    tag |= best  # an upper bound stored later keeps this best move
-                    hint = np.int64(best >> U16) - 1
-                    if flip and hint >= 0:  # the entry is the mirror image's
-                        hint = mirror_index(hint, width)
+                if ((entry ^ tag) >> U8) == U0:
                     code = np.int64(entry & U255)
                     if code < 128:
                         ub = code - UPPER_CODE
@@ -336,16 +322,14 @@ def negamax(
             else:
                 if beta > hi:
                     beta = hi
-                # move ordering: the table's best move first, then more threats first, ties
-                # centre-first (stable insertion); fi holds (threats << 6) | (63 - index)
+                # move ordering: more threats first, ties centre-first (stable insertion)
                 count = 0
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
-                        ck, _ = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
+                        ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
                         cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
                         prefetch(table, cs)
                     fu[d, 4] = nxt
-                    fi[d, 4] = 56  # index 7: no best move to store
                     count = 1
                 for i in range(width if count == 0 else 0):
                     col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
@@ -353,11 +337,10 @@ def negamax(
                     if m != U0:
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
-                            ck, _ = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                            ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
                             cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
                             prefetch(table, cs)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
-                        sc = ((4096 if i == hint else sc) << 6) | (63 - i)
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
                             fu[d, 4 + j] = fu[d, 3 + j]
@@ -372,18 +355,14 @@ def negamax(
                     # already fails this node high (their slots were prefetched above)
                     for j in range(count):
                         m = fu[d, 4 + j]
-                        ck, _ = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                        ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
                         cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift)
                         e = table[cs]
-                        if ((e ^ (ct | gen)) & cmp) == U0:
+                        if ((e ^ (ct | gen)) >> U8) == U0:
                             code = np.int64(e & U255)
                             if code < 128 and UPPER_CODE - code >= beta:
                                 etc = UPPER_CODE - code
-                                i = 63 - (fi[d, 4 + j] & 63)
-                                if flip:
-                                    i = mirror_index(i, width)
-                                best = (np.uint64(i + 1) << U16) & mvf if i < 7 else U0
-                                table[slot] = (tag & ~mvf) | best | np.uint64(etc + LOWER_CODE)
+                                table[slot] = tag | np.uint64(etc + LOWER_CODE)
                                 break
                 if etc != NOT_FOUND:
                     v = etc  # a lower bound >= beta
@@ -406,13 +385,7 @@ def negamax(
                 v = -v
                 if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
                     if fu[d, 3] != U0:
-                        i = 63 - (fi[d, 3 + fi[d, 3]] & 63)  # the move just searched
-                        if root_nb + d <= MIRROR_STONES:  # filed under the mirror image?
-                            _, flipped = table_key(fu[d, 0] + fu[d, 1], root_nb + d, width, height)
-                            if flipped:
-                                i = mirror_index(i, width)
-                        best = (np.uint64(i + 1) << U16) & mvf if i < 7 else U0
-                        table[fu[d, 2]] = (fu[d, 3] & ~mvf) | best | np.uint64(v + LOWER_CODE)
+                        table[fu[d, 2]] = fu[d, 3] | np.uint64(v + LOWER_CODE)
                     continue
                 if v > fi[d, 0]:
                     fi[d, 0] = v

@@ -32,7 +32,6 @@ from ._board import (
     board_mask,
     bottom_mask,
     column_mask,
-    move_field,
     non_losing_moves,
     popcount,
     possible_moves,
@@ -70,12 +69,12 @@ def _proven_by_table(child_current, child_mask, child_nb, target, width, height,
         v = db_probe(child_current, child_mask, child_nb, width, height, db_keys, db_vals)
         if v != NOT_FOUND:
             return v <= target
-    key, _ = table_key(child_current + child_mask, child_nb, width, height)
+    key = table_key(child_current + child_mask, child_nb, width, height)
     h = key * HASH_MUL
     shift = table_shift(table.shape[0])
     slot, tag = table_place(h, width * height - child_nb, shift)
     entry = table[slot]
-    if ((entry ^ (tag | gen)) & ~(move_field(shift) | U255)) != U0:
+    if ((entry ^ (tag | gen)) >> U8) != U0:
         return False
     code = np.int64(entry & U255)
     return code < 128 and code - UPPER_CODE <= target
