@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._board import SHALLOW_SLOTS
 from ._kernel import (
     BAD_COLUMN,
     COLUMN_FULL,
@@ -146,16 +145,7 @@ def next_generation(table, ctrl):
     """Make every table entry stale: the next generation (1..255), or a real clear on wrap."""
     g = ctrl[CTRL_GEN] + 1
     if g > 255:
-        zero_table(table)
+        table[:] = U0
         g = 1
     ctrl[CTRL_GEN] = g
     ctrl[CTRL_SEARCHED] = 0
-
-
-@njit(cache=True, nogil=True)
-def zero_table(table):
-    """Zero every slot: the shallow positions' region (the first ``2**20`` slots, see
-    ``_kernel``) last, so that it is what the CPU caches hold afterwards."""
-    n = min(table.shape[0], SHALLOW_SLOTS)
-    table[n:] = U0
-    table[:n] = U0

@@ -221,7 +221,7 @@ class Solver:
     def clear(self) -> None:
         """Zero the whole table now (a memory-bound pass: milliseconds for 64 MiB), so that
         the next 254 clears cost nothing."""
-        B.zero_table(self.table)
+        self.table.fill(0)
         self.generation = 1
         for w in self._workers:
             w.ctrl[K.CTRL_SEARCHED] = 0
