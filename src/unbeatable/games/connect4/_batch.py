@@ -14,6 +14,7 @@ from ._kernel import (
     BAD_COLUMN,
     COLUMN_FULL,
     CTRL_GEN,
+    CTRL_SEARCHED,
     FULL_COLUMN,
     GAME_OVER,
     OK,
@@ -216,3 +217,4 @@ def next_generation(table, ctrl):
         table[:] = U0
         g = 1
     ctrl[CTRL_GEN] = g
+    ctrl[CTRL_SEARCHED] = 0

@@ -34,6 +34,16 @@ STOPPED = 4
 # are so small that a table read (a cache miss, nearly always) costs more than it saves.
 NO_TABLE_EMPTY = 4
 
+# Positions with more than this many empty cells look their children up in the table before
+# searching any (an enhanced transposition cut-off: a child's upper bound may fail the node
+# high at once); nearer the end, that look-up costs more than the nodes it saves.
+ETC_EMPTY = 16
+# ... but only once this many nodes were searched in the table's generation: in a table just
+# cleared the children's entries are missing or not in the CPU caches, and each look-up stalls
+# the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
+# 290 us a position with these look-ups, 170 us without).
+ETC_AFTER = 1 << 17
+
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
 SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
@@ -43,6 +53,7 @@ NOT_FOUND = -10_000  # db_probe: the position is not in the database
 CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,096 nodes
 CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
 CTRL_GEN = 2  # the table generation, 1..255
+CTRL_SEARCHED = 3  # nodes searched in this generation so far (by the searches of this array)
 CTRL_SIZE = 4
 
 
@@ -198,10 +209,84 @@ def non_losing_moves(current, mask, height, bottom, board):
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
 
 
-@njit(cache=True)
-def table_shift(n_slots):
+# Tables of at least 2**18 slots (2 MiB) are split by depth: positions with at most
+# SHALLOW_EMPTY empty cells (the bulk of the nodes, each a small subtree) use only the first
+# 2**18 slots, a region small enough to stay in the CPU caches; deeper positions use the whole
+# table, where the shallow ones no longer overwrite them (see ``_kernel``).
+SHALLOW_EMPTY = 18
+SHALLOW_SHIFT = np.uint64(46)  # the shallow region's slot is h >> 46: 2**18 slots
+SHALLOW_SLOTS = 1 << 18
+SHALLOW_FLAG = np.uint64(1 << 16)  # entry bit: a shallow position's entry
+U17 = np.uint64(17)
+
+# Positions with at most this many stones share their table entry with their mirror image
+# (both are filed under the smaller of the two keys): near the root, where each subtree is
+# large, the search often meets both (in the empty board's tree, every line has its twin).
+MIRROR_STONES = 16
+
+
+@njit(cache=True, inline="always")
+def mirror(key, width, height):
+    """The key of the mirror image of the position of key ``key`` (columns in reverse order;
+    the key's columns never carry into each other)."""
+    h1 = np.uint64(height + 1)
+    col = (U1 << h1) - U1
+    m = U0
+    for c in range(width):
+        m |= ((key >> (np.uint64(c) * h1)) & col) << (np.uint64(width - 1 - c) * h1)
+    return m
+
+
+@njit(cache=True, inline="always")
+def table_key(key, stones, width, height):
+    """The key that the table files a position under: with at most ``MIRROR_STONES`` stones,
+    the smaller of its key and its mirror image's (the two share an entry)."""
+    if stones <= MIRROR_STONES:
+        m = mirror(key, width, height)
+        if m < key:
+            return m
+    return key
+
+
+@njit(cache=True, inline="always")
+def table_place(h, empty, shift):
+    """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
+    bits (without generation and bound): see ``_kernel`` for the layout."""
+    if shift <= SHALLOW_SHIFT:
+        if empty <= SHALLOW_EMPTY:
+            return h >> SHALLOW_SHIFT, (h << U17) | SHALLOW_FLAG
+        return h >> shift, h << U17
+    return h >> shift, h << U16
+
+
+def _table_shift_loop(n_slots):
     """``64 - log2(n_slots)`` for a power-of-two table size."""
     bits = 0
     while (1 << (bits + 1)) <= n_slots:
         bits += 1
     return np.uint64(64 - bits)
+
+
+if getattr(numba.config, "DISABLE_JIT", False):
+    table_shift = _table_shift_loop
+else:
+
+    @intrinsic
+    def _ctlz(typingctx, x):
+        """LLVM's count of leading zeros of a uint64 (one instruction where the CPU has one)."""
+        sig = types.uint64(types.uint64)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            i1 = ir.IntType(1)
+            fnty = ir.FunctionType(i64, [i64, i1])
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [i64], fnty)
+            return builder.call(fn, [args[0], ir.Constant(i1, 0)])
+
+        return sig, codegen
+
+    @njit(cache=True, inline="always")
+    def table_shift(n_slots):
+        """``64 - log2(n_slots)`` for a power-of-two table size (one count of leading zeros:
+        every search calls it)."""
+        return _ctlz(np.uint64(n_slots)) + U1  # type: ignore[call-arg, unused-ignore]

@@ -25,10 +25,25 @@ and the loser the negation; scores are from the side to move's view.
 
 Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 16``).  The key
 ``k`` is scrambled by ``h = k * HASH_MUL mod 2**64`` (a bijection: the
-multiplier is odd); the position lives in slot ``h >> (64 - b)`` (the top ``b``
-bits of ``h``) and the slot holds ``(h << 16) | (gen << 8) | code``.  The slot index
-gives the top 16 or more bits of ``h`` and the stored word its low 48 bits, so a hit is
-never a false hit, for any board size, and no division is needed.  ``gen`` (1..255) is
+multiplier is odd).  A slot holds ``(key bits) | (gen << 8) | code`` and the slot index
+gives the top bits of ``h`` that the key bits leave out, so a hit is never a false hit, for
+any board size, and no division is needed:
+
+* small tables (``b < 18``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
+  bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
+* tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
+  ``SHALLOW_EMPTY`` (18) empty cells lives in slot ``h >> (64 - b)`` of the whole table; a
+  shallower one in slot ``h >> 46``, i.e. in the first ``2**18`` slots only.  The shallow
+  positions are most of the nodes but each is a small subtree: in their own region (2 MiB)
+  they stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
+  positions.  The key bits are ``h << 17`` (the low 47 bits of ``h``: the slot index gives at
+  least the top 18) with bit 16 set for a shallow position, so that a deep entry that lies in
+  the shallow region is never taken for a shallow one, nor the reverse.
+
+Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
+and their mirror image's (columns in reverse order; same score), so the two share an entry.
+
+``gen`` (1..255) is
 the table's generation: a slot of another generation (or 0, empty) is a miss, so the
 table is cleared by moving to the next generation.  ``code = v + 64`` stores the upper
 bound ``v`` (the search
@@ -36,7 +51,11 @@ failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
 high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
 store overwrites whatever the slot held (another position, or an older bound
 of the same position).  Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
-nor write the table (their subtrees cost less than a cache miss).
+nor write the table (their subtrees cost less than a cache miss).  Positions with more than
+``ETC_EMPTY`` empty cells first look up their children's entries (enhanced transposition
+cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
+once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
+as in a table just cleared those look-ups are mostly memory stalls that find nothing.
 """
 
 from __future__ import annotations
@@ -50,8 +69,11 @@ from ._board import (
     COLUMN_FULL,
     CTRL_GEN,
     CTRL_MAX_NODES,
+    CTRL_SEARCHED,
     CTRL_SIZE,
     CTRL_STOP,
+    ETC_AFTER,
+    ETC_EMPTY,
     FULL_COLUMN,
     GAME_OVER,
     HASH_MUL,
@@ -78,6 +100,8 @@ from ._board import (
     popcount,
     possible_moves,
     prefetch,
+    table_key,
+    table_place,
     table_shift,
     winning_cells,
 )
@@ -88,8 +112,11 @@ __all__ = [
     "COLUMN_FULL",
     "CTRL_GEN",
     "CTRL_MAX_NODES",
+    "CTRL_SEARCHED",
     "CTRL_SIZE",
     "CTRL_STOP",
+    "ETC_AFTER",
+    "ETC_EMPTY",
     "FULL_COLUMN",
     "GAME_OVER",
     "HASH_MUL",
@@ -227,6 +254,7 @@ def negamax(
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
+    etc_on = ctrl[CTRL_SEARCHED] >= ETC_AFTER
     d = 0
     fu[0, 0] = root_current
     fu[0, 1] = root_mask
@@ -240,10 +268,13 @@ def negamax(
         if (nodes & 4095) == 0:
             if ctrl[CTRL_STOP] != 0 or nodes >= max_nodes:
                 stats[0] += nodes
+                ctrl[CTRL_SEARCHED] += nodes
                 return ABORTED
             if shared[0] > root_alpha or shared[1] <= root_alpha:
                 stats[0] += nodes
+                ctrl[CTRL_SEARCHED] += nodes
                 return MOOT
+            etc_on = ctrl[CTRL_SEARCHED] + nodes >= ETC_AFTER
         current = fu[d, 0]
         mask = fu[d, 1]
         nb = root_nb + d
@@ -269,9 +300,9 @@ def negamax(
             slot = U0
             tag = U0  # no table entry (near the end of the game)
             if cells - nb > NO_TABLE_EMPTY:
-                h = (current + mask) * HASH_MUL
-                slot = h >> shift
-                tag = (h << U16) | gen
+                key = table_key(current + mask, nb, width, height)
+                slot, tag = table_place(key * HASH_MUL, cells - nb, shift)
+                tag |= gen
             if alpha < beta and tag != U0:
                 entry = table[slot]
                 if ((entry ^ tag) >> U8) == U0:
@@ -295,7 +326,9 @@ def negamax(
                 count = 0
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
-                        prefetch(table, ((current ^ mask) + (mask | nxt)) * HASH_MUL >> shift)
+                        ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
+                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                        prefetch(table, cs)
                     fu[d, 4] = nxt
                     count = 1
                 for i in range(width if count == 0 else 0):
@@ -304,7 +337,9 @@ def negamax(
                     if m != U0:
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
-                            prefetch(table, ((current ^ mask) + (mask | m)) * HASH_MUL >> shift)
+                            ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                            cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                            prefetch(table, cs)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
@@ -314,18 +349,37 @@ def negamax(
                         fu[d, 4 + j] = m
                         fi[d, 4 + j] = sc
                         count += 1
-                fu[d, 2] = slot
-                fu[d, 3] = tag
-                fi[d, 0] = alpha
-                fi[d, 1] = beta
-                fi[d, 2] = count
-                fi[d, 3] = 0
-                done = False
+                etc = NOT_FOUND
+                if etc_on and cells - nb > ETC_EMPTY and count > 1:
+                    # enhanced transposition cut-off: a child whose stored upper bound
+                    # already fails this node high (their slots were prefetched above)
+                    for j in range(count):
+                        m = fu[d, 4 + j]
+                        ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
+                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                        e = table[cs]
+                        if ((e ^ (ct | gen)) >> U8) == U0:
+                            code = np.int64(e & U255)
+                            if code < 128 and UPPER_CODE - code >= beta:
+                                etc = UPPER_CODE - code
+                                table[slot] = tag | np.uint64(etc + LOWER_CODE)
+                                break
+                if etc != NOT_FOUND:
+                    v = etc  # a lower bound >= beta
+                else:
+                    fu[d, 2] = slot
+                    fu[d, 3] = tag
+                    fi[d, 0] = alpha
+                    fi[d, 1] = beta
+                    fi[d, 2] = count
+                    fi[d, 3] = 0
+                    done = False
         # ---- pass values up and go down to the next child to search
         while True:
             if done:
                 if d == 0:
                     stats[0] += nodes
+                    ctrl[CTRL_SEARCHED] += nodes
                     return v
                 d -= 1
                 v = -v
@@ -409,7 +463,7 @@ def solve_position(
         out[0] = s
         out[1] = s
         return True
-    b = np.zeros(2, dtype=np.int64)
+    b = out  # the bounds [lo, hi] known so far (no allocation per position)
     b[0] = -((cells - nb) // 2)
     b[1] = (cells + 1 - nb) // 2
     if nb == db_ply:

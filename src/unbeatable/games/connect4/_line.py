@@ -27,7 +27,6 @@ from ._board import (
     U0,
     U1,
     U8,
-    U16,
     U255,
     UPPER_CODE,
     board_mask,
@@ -36,6 +35,8 @@ from ._board import (
     non_losing_moves,
     popcount,
     possible_moves,
+    table_key,
+    table_place,
     table_shift,
     winning_cells,
 )
@@ -68,9 +69,12 @@ def _proven_by_table(child_current, child_mask, child_nb, target, width, height,
         v = db_probe(child_current, child_mask, child_nb, width, height, db_keys, db_vals)
         if v != NOT_FOUND:
             return v <= target
-    h = (child_current + child_mask) * HASH_MUL
-    entry = table[h >> table_shift(table.shape[0])]
-    if ((entry ^ ((h << U16) | gen)) >> U8) != U0:
+    key = table_key(child_current + child_mask, child_nb, width, height)
+    h = key * HASH_MUL
+    shift = table_shift(table.shape[0])
+    slot, tag = table_place(h, width * height - child_nb, shift)
+    entry = table[slot]
+    if ((entry ^ (tag | gen)) >> U8) != U0:
         return False
     code = np.int64(entry & U255)
     return code < 128 and code - UPPER_CODE <= target

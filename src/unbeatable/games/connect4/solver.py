@@ -225,6 +225,12 @@ class Solver:
         the next 254 clears cost nothing."""
         self.table.fill(0)
         self.generation = 1
+        for w in self._workers:
+            w.ctrl[K.CTRL_SEARCHED] = 0
+
+    def _searched(self, ctrl: npt.NDArray[np.int64]) -> int:
+        """The nodes that searches of ``ctrl`` made in the table's current generation."""
+        return int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
 
     def _db(self, book: bool | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8], int]:
         db = self.database if book is None or book else no_database()
@@ -425,7 +431,8 @@ class Solver:
             workers = self._workers[:n]
             budget = max_nodes // n if max_nodes is not None else 1 << 62
             for w in workers:
-                w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, 0)
+                searched = self._searched(w.ctrl)
+                w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, searched)
                 w.complete = False
             before = [int(w.stats[0]) for w in workers]
             finished = threading.Event()
@@ -535,7 +542,7 @@ class Solver:
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
-        self._ctrl[:] = (0, 1 << 62, self.generation, 0)
+        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl))
         with _kernel_context():
             B.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,

@@ -1,0 +1,119 @@
+"""The Connect Four solver's transposition-table layout (see ``_kernel``): every live entry of a
+searched table decodes back to its position, sits in the region its depth says, is filed under
+the smaller of the position's and its mirror image's keys and holds a true bound; small tables
+(the plain layout) too."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from unbeatable.games.connect4 import _kernel as K
+from unbeatable.games.connect4._board import MIRROR_STONES, SHALLOW_EMPTY, SHALLOW_SLOTS, mirror
+from unbeatable.games.connect4.solver import Solver
+
+W, H = 7, 6
+CELLS = W * H
+INVERSE = pow(int(K.HASH_MUL), -1, 1 << 64)  # the hash is a bijection: undo it
+START = "5455745355"  # 10 stones, score -2: under a million nodes
+SPLIT = 1 << 20  # slots: a split table (the shallow region is its first SHALLOW_SLOTS)
+
+
+def decode(key: int) -> tuple[int, int, int]:
+    """``(current, mask, stones)`` of the position of key ``current + mask``: a column of ``k``
+    stones holds a value in ``[2**k - 1, 2**(k + 1) - 2]``."""
+    current = mask = stones = 0
+    for col in range(W):
+        seg = (key >> (col * (H + 1))) & ((1 << (H + 1)) - 1)
+        k = (seg + 1).bit_length() - 1
+        full = (1 << k) - 1
+        assert full <= seg <= 2 * full and k <= H, f"column {col} of key {key:#x} is no column"
+        mask |= full << (col * (H + 1))
+        current |= (seg - full) << (col * (H + 1))
+        stones += k
+    return current, mask, stones
+
+
+def live_entries(solver: Solver) -> list[tuple[int, int]]:
+    """``(slot, entry)`` of every entry of the solver's current generation."""
+    table = solver.table
+    gen = (table >> np.uint64(8)) & np.uint64(255)
+    return [(int(i), int(table[i])) for i in np.flatnonzero(gen == solver.generation)]
+
+
+def entry_position(slot: int, entry: int, slots: int) -> tuple[int, int, int, bool]:
+    """The position an entry belongs to (decoded from its slot and key bits), and whether it
+    is filed as a shallow one."""
+    bits = slots.bit_length() - 1
+    if slots < SHALLOW_SLOTS:  # plain layout: the low 48 bits of the hash
+        shallow, low, low_bits, top_bits = False, entry >> 16, 48, bits
+    else:  # split layout: the low 47 bits, and a flag
+        shallow = bool(entry & (1 << 16))
+        low, low_bits = entry >> 17, 47
+        top_bits = SHALLOW_SLOTS.bit_length() - 1 if shallow else bits
+    assert slot < 1 << top_bits
+    overlap = top_bits + low_bits - 64  # bits that the slot index and the key bits share
+    assert low >> (low_bits - overlap) == slot & ((1 << overlap) - 1), "slot and key disagree"
+    current, mask, stones = decode(((slot << (64 - top_bits)) | low) * INVERSE % (1 << 64))
+    return current, mask, stones, shallow
+
+
+def check_entries(solver: Solver, start_stones: int, sample: int) -> list[bool]:
+    """Check every live entry's position, and the bound of ``sample`` of them against an
+    exact solve; return the entries' shallow flags."""
+    entries = live_entries(solver)
+    assert len(entries) > 1_000
+    flags = []
+    positions = []
+    for slot, entry in entries:
+        current, mask, stones, shallow = entry_position(slot, entry, solver.table_slots)
+        empty = CELLS - stones
+        assert stones >= start_stones and empty > K.NO_TABLE_EMPTY
+        if solver.table_slots >= SHALLOW_SLOTS:
+            assert shallow == (empty <= SHALLOW_EMPTY)
+        assert current & ~mask == 0
+        key = current + mask
+        if stones <= MIRROR_STONES:  # filed under the smaller of the two keys
+            assert key <= int(mirror(np.uint64(key), W, H))
+        flags.append(shallow)
+        positions.append((current, mask, stones, entry & 255))
+    checker = Solver(table_bytes=1 << 20, book=False)
+    for current, mask, stones, code in random.Random(7).sample(positions, sample):
+        score = checker.solve_bitboards(current, mask, stones)
+        if code < 128:
+            assert score <= code - K.UPPER_CODE, f"upper bound {code - K.UPPER_CODE} < {score}"
+        else:
+            assert score >= code - K.LOWER_CODE, f"lower bound {code - K.LOWER_CODE} > {score}"
+    return flags
+
+
+def test_split_table_entries_decode_to_their_positions_regions_and_true_bounds() -> None:
+    solver = Solver(table_bytes=8 * SPLIT, book=False)
+    assert solver.solve(START) == -2
+    flags = check_entries(solver, len(START), 150)
+    assert any(flags) and not all(flags)
+    deep_in_shallow_region = sum(
+        1 for slot, entry in live_entries(solver) if slot < SHALLOW_SLOTS and not entry & (1 << 16)
+    )
+    assert deep_in_shallow_region > 0  # the two kinds share that region, told apart by the flag
+
+
+@pytest.mark.parametrize("slots", [1 << 16, 1 << 17])
+def test_small_tables_keep_the_plain_layout_and_stay_exact(slots: int) -> None:
+    small = Solver(table_bytes=8 * slots, book=False)
+    assert small.table_slots == slots
+    assert small.solve(START) == -2
+    check_entries(small, len(START), 60)
+
+
+def test_a_position_and_its_mirror_image_share_an_entry() -> None:
+    solver = Solver(table_bytes=8 * SPLIT, book=False)
+    assert solver.solve(START) == -2
+    nodes = solver.nodes
+    mirrored = "".join(str(W + 1 - int(c)) for c in START)
+    assert solver.solve(mirrored) == -2
+    # the mirror image's positions of up to MIRROR_STONES stones hit the same entries (without
+    # the mirror filing, none of its entries would be in the table: about as many nodes again)
+    assert solver.nodes < nodes // 3
