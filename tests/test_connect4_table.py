@@ -53,6 +53,8 @@ def entry_position(slot: int, entry: int, slots: int) -> tuple[int, int, int, bo
         shallow = bool(entry & (1 << 16))
         low, low_bits = entry >> 17, 47
         top_bits = SHALLOW_SLOTS.bit_length() - 1 if shallow else bits
+        if shallow:  # a search thread's own region: see test_each_thread_has_its_own_region
+            slot %= SHALLOW_SLOTS
     assert slot < 1 << top_bits
     overlap = top_bits + low_bits - 64  # bits that the slot index and the key bits share
     assert low >> (low_bits - overlap) == slot & ((1 << overlap) - 1), "slot and key disagree"
@@ -117,3 +119,18 @@ def test_a_position_and_its_mirror_image_share_an_entry() -> None:
     # the mirror image's positions of up to MIRROR_STONES stones hit the same entries (without
     # the mirror filing, none of its entries would be in the table: about as many nodes again)
     assert solver.nodes < nodes // 3
+
+
+def test_each_search_thread_has_its_own_shallow_region() -> None:
+    """Two threads of one search share the deep positions but keep their shallow ones in
+    regions of their own (slots [0, 2**18) and [2**18, 2**19)), so that neither evicts the
+    other's cache lines; the entries still decode and hold true bounds, the score is exact."""
+    solver = Solver(table_bytes=8 * SPLIT, book=False, threads=2)
+    assert solver.solve(START) == -2
+    check_entries(solver, len(START), 100)
+    shallow = [slot for slot, entry in live_entries(solver) if entry & (1 << 16)]
+    assert max(shallow) < 2 * SHALLOW_SLOTS
+    assert min(shallow) < SHALLOW_SLOTS <= max(shallow)  # both regions in use
+    alone = Solver(table_bytes=8 * SPLIT, book=False, threads=1)
+    assert alone.solve(START) == -2
+    assert max(slot for slot, entry in live_entries(alone) if entry & (1 << 16)) < SHALLOW_SLOTS

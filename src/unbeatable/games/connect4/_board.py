@@ -54,7 +54,8 @@ CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,0
 CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
 CTRL_GEN = 2  # the table generation, 1..255
 CTRL_SEARCHED = 3  # nodes searched in this generation so far (by the searches of this array)
-CTRL_SIZE = 4
+CTRL_REGION = 4  # first slot of this search thread's own shallow region (see table_place)
+CTRL_SIZE = 5
 
 
 if getattr(numba.config, "DISABLE_JIT", False):
@@ -249,12 +250,13 @@ def table_key(key, stones, width, height):
 
 
 @njit(cache=True, inline="always")
-def table_place(h, empty, shift):
+def table_place(h, empty, shift, region):
     """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
-    bits (without generation and bound): see ``_kernel`` for the layout."""
+    bits (without generation and bound): see ``_kernel`` for the layout. ``region``: the first
+    slot of the search thread's own shallow region (0 for one thread)."""
     if shift <= SHALLOW_SHIFT:
         if empty <= SHALLOW_EMPTY:
-            return h >> SHALLOW_SHIFT, (h << U17) | SHALLOW_FLAG
+            return region + (h >> SHALLOW_SHIFT), (h << U17) | SHALLOW_FLAG
         return h >> shift, h << U17
     return h >> shift, h << U16
 

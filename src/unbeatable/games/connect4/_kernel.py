@@ -38,7 +38,11 @@ any board size, and no division is needed:
   they stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
   positions.  The key bits are ``h << 17`` (the low 47 bits of ``h``: the slot index gives at
   least the top 18) with bit 16 set for a shallow position, so that a deep entry that lies in
-  the shallow region is never taken for a shallow one, nor the reverse.
+  the shallow region is never taken for a shallow one, nor the reverse.  The threads of one
+  search each have a shallow region of their own (thread ``i``: slots ``i * 2**18`` on,
+  ``ctrl[CTRL_REGION]``, when the table holds them all): they share the deep positions, but a
+  shallow slot written by one thread no longer evicts the other's cached copy (measured on the
+  empty board, two threads: 21.5 M nodes/s a thread with one shared region, 26.0 M with two).
 
 Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
 and their mirror image's (columns in reverse order; same score), so the two share an entry.
@@ -69,6 +73,7 @@ from ._board import (
     COLUMN_FULL,
     CTRL_GEN,
     CTRL_MAX_NODES,
+    CTRL_REGION,
     CTRL_SEARCHED,
     CTRL_SIZE,
     CTRL_STOP,
@@ -112,6 +117,7 @@ __all__ = [
     "COLUMN_FULL",
     "CTRL_GEN",
     "CTRL_MAX_NODES",
+    "CTRL_REGION",
     "CTRL_SEARCHED",
     "CTRL_SIZE",
     "CTRL_STOP",
@@ -251,6 +257,7 @@ def negamax(
     board = board_mask(width, height)
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
+    region = np.uint64(ctrl[CTRL_REGION])
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
@@ -301,7 +308,7 @@ def negamax(
             tag = U0  # no table entry (near the end of the game)
             if cells - nb > NO_TABLE_EMPTY:
                 key = table_key(current + mask, nb, width, height)
-                slot, tag = table_place(key * HASH_MUL, cells - nb, shift)
+                slot, tag = table_place(key * HASH_MUL, cells - nb, shift, region)
                 tag |= gen
             if alpha < beta and tag != U0:
                 entry = table[slot]
@@ -327,7 +334,7 @@ def negamax(
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
                         ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
-                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                         prefetch(table, cs)
                     fu[d, 4] = nxt
                     count = 1
@@ -338,7 +345,7 @@ def negamax(
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
                             ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
-                            cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                            cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                             prefetch(table, cs)
                         sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
@@ -356,7 +363,7 @@ def negamax(
                     for j in range(count):
                         m = fu[d, 4 + j]
                         ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
-                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift)
+                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                         e = table[cs]
                         if ((e ^ (ct | gen)) >> U8) == U0:
                             code = np.int64(e & U255)

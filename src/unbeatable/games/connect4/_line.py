@@ -21,6 +21,7 @@ from numba import njit
 from ._board import (
     ABORTED,
     CTRL_GEN,
+    CTRL_REGION,
     HASH_MUL,
     NOT_FOUND,
     SHARED_BIG,
@@ -62,7 +63,7 @@ def _first_column(moves, width, height):
 
 @njit(cache=True)
 def _proven_by_table(child_current, child_mask, child_nb, target, width, height, table, gen,
-                     db_keys, db_vals, db_ply):  # fmt: skip
+                     region, db_keys, db_vals, db_ply):  # fmt: skip
     """True when the table (an upper bound) or the database (the exact score) already proves
     that the child's score is at most ``target``."""
     if child_nb == db_ply:
@@ -72,7 +73,7 @@ def _proven_by_table(child_current, child_mask, child_nb, target, width, height,
     key = table_key(child_current + child_mask, child_nb, width, height)
     h = key * HASH_MUL
     shift = table_shift(table.shape[0])
-    slot, tag = table_place(h, width * height - child_nb, shift)
+    slot, tag = table_place(h, width * height - child_nb, shift, region)
     entry = table[slot]
     if ((entry ^ (tag | gen)) >> U8) != U0:
         return False
@@ -175,6 +176,7 @@ def _choose(current, mask, nb, value, nxt, width, height, table, stats, fu, fi,
     for k in range(count):
         m = cand[k]
         if _proven_by_table(current ^ mask, mask | m, nb + 1, target, width, height, table, gen,
+                            np.uint64(ctrl[CTRL_REGION]),
                             db_keys, db_vals, db_ply):  # fmt: skip
             return m
     for k in range(count):

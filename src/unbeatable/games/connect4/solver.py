@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from . import _batch as B
 from . import _kernel as K
+from ._board import SHALLOW_SLOTS
 from .database import load as load_database
 from .database import no_database
 
@@ -232,6 +233,17 @@ class Solver:
         """The nodes that searches of ``ctrl`` made in the table's current generation."""
         return int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
 
+    def _regions(self, threads: int) -> list[int]:
+        """The first slot of each search thread's own shallow region (see ``_board.table_place``):
+        one region after the other when the table holds them all, so that the threads of one
+        search share the deep positions but not the shallow ones, whose slots each thread's
+        core then keeps in its own cache (shared, every store of one thread evicts the line
+        from the other's cache); else all at slot 0 (shared)."""
+        size = int(self.table.shape[0])
+        if threads > 1 and size >= threads * SHALLOW_SLOTS:
+            return [i * SHALLOW_SLOTS for i in range(threads)]
+        return [0] * threads
+
     def _db(self, book: bool | None) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8], int]:
         db = self.database if book is None or book else no_database()
         return db.keys, db.values, db.ply
@@ -430,9 +442,12 @@ class Solver:
                 self._workers.append(_Worker(self.width, self.height))
             workers = self._workers[:n]
             budget = max_nodes // n if max_nodes is not None else 1 << 62
-            for w in workers:
+            regions = self._regions(n)
+            for w, region in zip(workers, regions, strict=True):
                 searched = self._searched(w.ctrl)
-                w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, searched)
+                w.ctrl[:] = (
+                    0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region
+                )  # fmt: skip
                 w.complete = False
             before = [int(w.stats[0]) for w in workers]
             finished = threading.Event()
@@ -542,7 +557,7 @@ class Solver:
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
-        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl))
+        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0)
         with _kernel_context():
             B.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
