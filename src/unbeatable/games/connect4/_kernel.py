@@ -44,6 +44,11 @@ any board size, and no division is needed:
   shallow slot written by one thread no longer evicts the other's cached copy (measured on the
   empty board, two threads: 21.5 M nodes/s a thread with one shared region, 26.0 M with two).
 
+A helper thread (``ctrl[CTRL_ROLE] > 0``) starts the move list of each node at odd plies up to
+``HELPER_PLIES`` (3) below the probe's root with another move (the one at index ``role`` in the
+order; when the probe fails high those are the nodes whose every move must be searched), so
+that two threads on the same probe part ways instead of searching the same subtree in step.
+
 Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
 and their mirror image's (columns in reverse order; same score), so the two share an entry.
 
@@ -74,6 +79,7 @@ from ._board import (
     CTRL_GEN,
     CTRL_MAX_NODES,
     CTRL_REGION,
+    CTRL_ROLE,
     CTRL_SEARCHED,
     CTRL_SIZE,
     CTRL_STOP,
@@ -82,6 +88,8 @@ from ._board import (
     FULL_COLUMN,
     GAME_OVER,
     HASH_MUL,
+    HELPER_PARITY,
+    HELPER_PLIES,
     LOWER_CODE,
     MOOT,
     NO_TABLE_EMPTY,
@@ -118,6 +126,7 @@ __all__ = [
     "CTRL_GEN",
     "CTRL_MAX_NODES",
     "CTRL_REGION",
+    "CTRL_ROLE",
     "CTRL_SEARCHED",
     "CTRL_SIZE",
     "CTRL_STOP",
@@ -258,6 +267,7 @@ def negamax(
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
+    role = ctrl[CTRL_ROLE]
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
@@ -374,6 +384,11 @@ def negamax(
                 if etc != NOT_FOUND:
                     v = etc  # a lower bound >= beta
                 else:
+                    if role > 0 and count > 1 and d <= HELPER_PLIES and d % 2 == HELPER_PARITY:
+                        j = role % count  # a helper starts with another move
+                        m = fu[d, 4 + j]
+                        fu[d, 4 + j] = fu[d, 4]
+                        fu[d, 4] = m
                     fu[d, 2] = slot
                     fu[d, 3] = tag
                     fi[d, 0] = alpha

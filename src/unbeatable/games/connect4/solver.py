@@ -443,10 +443,10 @@ class Solver:
             workers = self._workers[:n]
             budget = max_nodes // n if max_nodes is not None else 1 << 62
             regions = self._regions(n)
-            for w, region in zip(workers, regions, strict=True):
+            for role, (w, region) in enumerate(zip(workers, regions, strict=True)):
                 searched = self._searched(w.ctrl)
                 w.ctrl[:] = (
-                    0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region
+                    0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region, role
                 )  # fmt: skip
                 w.complete = False
             before = [int(w.stats[0]) for w in workers]
@@ -557,7 +557,7 @@ class Solver:
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
-        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0)
+        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0, 0)
         with _kernel_context():
             B.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
