@@ -46,3 +46,14 @@ def reachable(start: State, limit: int | None = None) -> list[State]:
                 seen.add(child)
                 frontier.append(child)
     return sorted(seen, key=repr)
+
+
+def check_window(state: State, a: int, b: int, v: int, true: int) -> None:
+    """An alpha-beta value ``v`` of ``state`` in the window ``(a, b)`` against the true value:
+    at or below ``a`` an upper bound, at or above ``b`` a lower bound, between them exact."""
+    if v <= a:
+        assert true <= v, (state, a, b, v, true)
+    elif v >= b:
+        assert true >= v, (state, a, b, v, true)
+    else:
+        assert v == true, (state, a, b, v, true)
