@@ -105,7 +105,7 @@ def test_a_stop_flag_from_another_thread_stops_the_kernel() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
     state = cast(Connect4State, get_game("connect4").parse_position(HARD))
     w = s._workers[0]
-    w.ctrl[:] = (1, 1 << 62, s.generation, 0, 0, 0)  # stop already requested
+    w.ctrl[:] = (1, 1 << 62, s.generation, 0, 0)  # stop already requested
     res = np.zeros(2, dtype=np.int64)
     keys, values, ply = s._db(False)
     shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)

@@ -55,15 +55,15 @@ CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
 CTRL_GEN = 2  # the table generation, 1..255
 CTRL_SEARCHED = 3  # nodes searched in this generation so far (by the searches of this array)
 CTRL_REGION = 4  # first slot of this search thread's own shallow region (see table_place)
-CTRL_ROLE = 5  # the search thread's number: a helper (> 0) varies its move order near the root
-CTRL_SIZE = 6
-# A helper thread starts the move list of its nodes at odd plies (HELPER_PARITY), at most
-# HELPER_PLIES below the probe's root, with another move (see negamax), so that the threads of
-# one search part ways. Measured (2 threads, empty board, Test_L1_R3 first 8 lines): plies <= 1
-# no clear change; <= 3 the empty board 24.9 -> 23.7 s; <= 5 or 7 Test_L1_R3 slower (5.4-5.7 s
-# against 4.8 s); even plies instead: both slower.
-HELPER_PLIES = 3
-HELPER_PARITY = 1
+CTRL_SIZE = 5
+# Threads that search one position together mark the children they are searching in a small
+# shared array of marks (``shared[2:]``, 2**BUSY_BITS keys; see negamax): a thread that meets a
+# marked child among a node's later moves searches it after the others (ABDADA's deferral), so
+# that the threads split a node's moves instead of searching the same subtree side by side.
+# Only nodes with more than BUSY_EMPTY empty cells mark and look (few nodes, large subtrees).
+BUSY_BITS = 14
+BUSY_SHIFT = np.uint64(64 - BUSY_BITS)
+BUSY_EMPTY = 20
 
 
 if getattr(numba.config, "DISABLE_JIT", False):

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from . import _batch as B
 from . import _kernel as K
-from ._board import SHALLOW_SLOTS
+from ._board import BUSY_BITS, SHALLOW_SLOTS
 from .database import load as load_database
 from .database import no_database
 
@@ -135,8 +135,8 @@ class _Worker:
     """One search thread's private arrays: its stack, counters and control array."""
 
     def __init__(self, width: int, height: int) -> None:
-        self.fu = np.zeros((width * height + 1, width + 4), dtype=np.uint64)
-        self.fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
+        self.fu = np.zeros((width * height + 1, width + 5), dtype=np.uint64)
+        self.fi = np.zeros((width * height + 1, width + 5), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.ctrl = np.zeros(K.CTRL_SIZE, dtype=np.int64)
         self.lo = np.zeros(width, dtype=np.int64)
@@ -328,7 +328,7 @@ class Solver:
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
 
-        shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
+        shared = self._shared(threads)
 
         def run(w: _Worker, role: int, _: int) -> bool:
             done: bool = K.solve_position(
@@ -375,7 +375,7 @@ class Solver:
         leaves the columns not reached with trivial bounds. Strong scores."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, self.width, self.height)
-        shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
+        shared = self._shared(threads)
         placed: list[bool] = []
 
         def run(w: _Worker, role: int, threads: int) -> bool:
@@ -424,6 +424,19 @@ class Solver:
         proven = [(int(out[k]), int(trace[k, 0]), int(trace[k, 1])) for k in range(count)]
         return proven, result, status != LINE_INCONSISTENT
 
+    def _thread_count(self, threads: int | None) -> int:
+        wanted = threads if threads is not None else self.threads
+        return max(1, wanted if wanted is not None else os.cpu_count() or 1)
+
+    def _shared(self, threads: int | None) -> npt.NDArray[np.int64]:
+        """The array that the threads of one search share: the score's bounds known so far,
+        then (with several threads) the marks of the children being searched (see ``negamax``)."""
+        n = 2 + (1 << BUSY_BITS if self._thread_count(threads) > 1 else 0)
+        shared = np.zeros(n, dtype=np.int64)
+        shared[0] = -K.SHARED_BIG
+        shared[1] = K.SHARED_BIG
+        return shared
+
     def _search(
         self,
         run: Callable[[_Worker, int, int], bool],
@@ -435,19 +448,16 @@ class Solver:
         """Run ``run(worker, role, threads)`` on ``threads`` workers sharing the table, each in
         a thread of its own (the first to finish stops the others), while this thread watches
         the deadline and Ctrl-C; then merge what they know."""
-        wanted = threads if threads is not None else self.threads
-        n = max(1, wanted if wanted is not None else os.cpu_count() or 1)
+        n = self._thread_count(threads)
         with self._lock:  # one search at a time on this solver's table and workers
             while len(self._workers) < n:
                 self._workers.append(_Worker(self.width, self.height))
             workers = self._workers[:n]
             budget = max_nodes // n if max_nodes is not None else 1 << 62
             regions = self._regions(n)
-            for role, (w, region) in enumerate(zip(workers, regions, strict=True)):
+            for w, region in zip(workers, regions, strict=True):
                 searched = self._searched(w.ctrl)
-                w.ctrl[:] = (
-                    0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region, role
-                )  # fmt: skip
+                w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region)
                 w.complete = False
             before = [int(w.stats[0]) for w in workers]
             finished = threading.Event()
@@ -557,7 +567,7 @@ class Solver:
         scores = np.zeros(n, dtype=np.int64)
         nodes = np.zeros(n, dtype=np.int64)
         status = np.zeros(n, dtype=np.int64)
-        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0, 0)
+        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0)
         with _kernel_context():
             B.solve_batch(
                 flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,

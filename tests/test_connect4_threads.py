@@ -1,0 +1,125 @@
+"""Threads that search one Connect Four position together: the marks of the children being
+searched (``shared[2:]``, see ``_kernel.negamax``) and the deferral of a marked child.
+
+A mark only changes the order in which a node's moves are searched, never a value: the
+kernel is run here directly, single-threaded, with marks that "another thread" left on
+positions of the tree, and its answers are checked against the exact score; every mark the
+search made itself is taken back when it returns, finished or stopped. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from unbeatable import get_game
+from unbeatable.games.connect4 import _kernel as K
+from unbeatable.games.connect4._board import BUSY_BITS, BUSY_EMPTY
+from unbeatable.games.connect4.game import Connect4State
+from unbeatable.games.connect4.solver import Solver
+
+START = "5455745355"  # 10 stones, score -2 (under a million nodes)
+MASK64 = (1 << 64) - 1
+
+
+def _state(moves: str) -> Connect4State:
+    state = get_game("connect4").parse_position(moves)
+    assert isinstance(state, Connect4State)
+    return state
+
+
+def _mark_index(state: Connect4State) -> int:
+    key = state.current + state.mask
+    return 2 + (((key * int(K.HASH_MUL)) & MASK64) >> (64 - BUSY_BITS))
+
+
+def _marks(moves: str, lines: int, depth: int, seed: int) -> dict[int, int]:
+    """Marks on positions of random lines below ``moves`` (a thread elsewhere in the tree)."""
+    rng = random.Random(seed)
+    marks: dict[int, int] = {}
+    for _ in range(lines):
+        state = _state(moves)
+        for _ in range(depth):
+            empty = 42 - state.moves
+            children = [state.play(m) for m in state.legal_moves()]
+            children = [c for c in children if c.outcome() is None]
+            if not children:
+                break
+            state = rng.choice(children)
+            if empty > BUSY_EMPTY:  # the parent marks: it has more than BUSY_EMPTY empty cells
+                marks[_mark_index(state)] = state.current + state.mask
+    return marks
+
+
+def _probe(
+    solver: Solver, moves: str, alpha: int, shared: npt.NDArray[np.int64], budget: int = 1 << 62
+) -> int:
+    state = _state(moves)
+    w = solver._workers[0]
+    w.ctrl[:] = (0, int(w.stats[0]) + budget, solver.generation, 0, 0)
+    keys, values, ply = solver._db(False)
+    args = (np.uint64(state.current), np.uint64(state.mask), state.moves, alpha, alpha + 1, 7, 6)
+    arrays = (solver.table, w.stats, w.fu, w.fi, keys, values, ply, w.ctrl, shared)
+    return int(K.negamax(*args, *arrays))
+
+
+def _shared() -> npt.NDArray[np.int64]:
+    shared = np.zeros(2 + (1 << BUSY_BITS), dtype=np.int64)
+    shared[0], shared[1] = -K.SHARED_BIG, K.SHARED_BIG
+    return shared
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_children_marked_by_another_thread_are_deferred_and_values_stay_exact(seed: int) -> None:
+    solver = Solver(table_bytes=1 << 20, book=False)
+    exact = solver.solve(START)
+    marks = _marks(START, lines=40, depth=5, seed=seed)
+    assert marks
+    for alpha in (exact - 1, exact):  # a probe that fails high, one that fails low
+        solver.reset()
+        shared = _shared()
+        for index, key in marks.items():
+            shared[index] = key  # 7 x 6 keys fit in 49 bits
+        deferred = int(solver._workers[0].stats[2])
+        v = _probe(solver, START, alpha, shared)
+        assert (v > alpha) == (exact > alpha), (alpha, v, exact)
+        assert v <= exact if v <= alpha else v >= exact
+        assert int(solver._workers[0].stats[2]) > deferred  # some child was searched later
+        # what is left is marks of "the other thread" only, none of this search's own
+        left = {int(i) + 2: int(shared[i + 2]) for i in np.flatnonzero(shared[2:])}
+        assert all(marks[i] == key for i, key in left.items())
+
+
+def test_a_search_alone_or_stopped_takes_back_every_mark_it_made() -> None:
+    solver = Solver(table_bytes=1 << 20, book=False)
+    exact = solver.solve(START)
+    for budget in (1 << 62, 5_000, 50_000):
+        solver.reset()
+        shared = _shared()
+        v = _probe(solver, START, exact - 1, shared, budget)
+        assert v == K.ABORTED if budget < 1 << 62 else v >= exact
+        assert not shared[2:].any()
+        assert int(solver._workers[0].stats[2]) == 0  # nobody else marked anything
+
+
+@pytest.mark.parametrize("moves", [START, "2252576253462244", "32751571231557", "2416615552"])
+def test_two_threads_agree_with_one_on_every_question(moves: str) -> None:
+    one = Solver(table_bytes=1 << 22, book=False, threads=1)
+    two = Solver(table_bytes=1 << 22, book=False, threads=2)
+    assert one.solve(moves) == two.solve(moves)
+    assert one.score_map(moves) == two.score_map(moves)
+    state = _state(moves)
+    best_one = one.best(state.current, state.mask, state.moves)
+    best_two = two.best(state.current, state.mask, state.moves)
+    assert best_one.complete and best_two.complete
+    top = max(v for v in one.score_map(moves) if v is not None)
+    for col, score in enumerate(one.score_map(moves)):
+        for result in (best_one, best_two):
+            if score == top:
+                assert result.lower[col] == result.upper[col] == top
+            elif score is not None:
+                hi = result.upper[col]
+                assert hi is not None and score <= hi < top
