@@ -124,6 +124,6 @@ def test_a_clock_budget_is_given_to_the_side_to_move() -> None:
     )
     assert go.budget(white=True) == time_for_move(60.0, 1.0, 10)
     assert go.budget(white=False) == time_for_move(2.0, 0.0, 10)
-    assert go.limits(white=False).time == time_for_move(2.0, 0.0, 10).hard
+    assert go.limits(go.budget(white=False)).time == time_for_move(2.0, 0.0, 10).hard
     movetime = parse_go(["wtime", "60000", "btime", "60000", "movetime", "500"])
-    assert movetime.budget(white=True) is None and movetime.limits(white=True).time == 0.5
+    assert movetime.budget(white=True) is None and movetime.limits(None).time == 0.5

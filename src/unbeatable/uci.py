@@ -139,9 +139,9 @@ class Go:
             return None
         return time_for_move(*clock, self.movestogo, overhead)
 
-    def limits(self, white: bool, overhead: float = OVERHEAD) -> Limits:
-        """The search's limits (a clock's hard limit, or ``movetime``, as its time)."""
-        budget = self.budget(white, overhead)
+    def limits(self, budget: TimeBudget | None) -> Limits:
+        """The search's limits: ``budget``'s hard limit (the side to move's clock, from
+        :meth:`budget`), else ``movetime``, as its time."""
         seconds = budget.hard if budget is not None else self.movetime
         if self.infinite or (seconds is None and self.depth is None and self.nodes is None):
             seconds = 1e7 if self.infinite or self.depth is None else None  # until `stop`
@@ -272,14 +272,11 @@ class Engine:
         clock = go.side_clock(white)
         if clock is not None:
             self.lag.clock(self.state.ply, *clock)
-        overhead = self.lag.overhead
+        budget = go.budget(white, self.lag.overhead)
         self.stop = threading.Event()
         self.thread = threading.Thread(
             target=self.think,
-            args=(
-                self.state, go.limits(white, overhead), go.budget(white, overhead), go.infinite,
-                received,
-            ),
+            args=(self.state, go.limits(budget), budget, go.infinite, received),
             daemon=True,
         )
         self.thread.start()
