@@ -123,3 +123,64 @@ def test_two_threads_agree_with_one_on_every_question(moves: str) -> None:
             elif score is not None:
                 hi = result.upper[col]
                 assert hi is not None and score <= hi < top
+
+
+def test_a_marked_later_move_at_the_root_is_searched_last_once() -> None:
+    """At a root that fails low every move is searched: unmarked in the order the kernel
+    chose; with the child of its second move marked, that move moves to the end of the list
+    (one deferral), and the search then takes the mark over and back."""
+    solver = Solver(table_bytes=1 << 20, book=False)
+    exact = solver.solve(START)
+    w = solver._workers[0]
+    solver.reset()
+    assert _probe(solver, START, exact, _shared()) <= exact
+    count = int(w.fi[0, 2])
+    base = [int(m) for m in w.fu[0, 4 : 4 + count]]
+    assert count > 3 and int(w.fi[0, 3]) == count  # every root move searched
+    state = _state(START)
+    child = state.play((base[1].bit_length() - 1) // 7)  # a move is the bit of its cell
+    for _ in range(2):  # twice: the deferral record of a node starts empty each time
+        solver.reset()
+        shared = _shared()
+        shared[_mark_index(child)] = child.current + child.mask
+        before = int(w.stats[2])
+        assert _probe(solver, START, exact, shared) <= exact
+        assert int(w.stats[2]) == before + 1
+        assert [int(m) for m in w.fu[0, 4 : 4 + count]] == [base[0], *base[2:], base[1]]
+        assert int(w.fu[0, 7 + 4]) == base[1]  # column width + 4: the moves deferred there
+        assert not shared[2:].any()
+
+
+def test_a_probe_that_other_threads_answered_stops_and_takes_back_its_marks() -> None:
+    solver = Solver(table_bytes=1 << 20, book=False)
+    exact = solver.solve(START)
+    solver.reset()
+    shared = _shared()
+    shared[1] = exact  # "another thread" proved score <= exact: the probe at exact is moot
+    assert _probe(solver, START, exact, shared) == K.MOOT
+    assert not shared[2:].any()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_solver_gives_its_threads_marks_and_leaves_none(
+    threads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[npt.NDArray[np.int64]] = []
+    original = Solver._shared
+
+    def spy(self: Solver, n: int | None) -> npt.NDArray[np.int64]:
+        made.append(original(self, n))
+        return made[-1]
+
+    monkeypatch.setattr(Solver, "_shared", spy)
+    solver = Solver(table_bytes=1 << 22, book=False, threads=threads)
+    state = _state("2416615552")  # about a million nodes
+    for budget in (None, 20_000):
+        solver.reset()
+        solver.bounds(state.current, state.mask, state.moves, max_nodes=budget)
+        solver.reset()
+        solver.best(state.current, state.mask, state.moves, max_nodes=budget)
+    assert len(made) == 4
+    for shared in made:
+        assert shared.shape[0] == (2 + (1 << BUSY_BITS) if threads > 1 else 2)
+        assert not shared[2:].any()

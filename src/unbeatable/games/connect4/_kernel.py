@@ -78,6 +78,7 @@ from numba import njit
 from ._board import (
     ABORTED,
     BAD_COLUMN,
+    BUSY_BITS,
     BUSY_EMPTY,
     BUSY_SHIFT,
     COLUMN_FULL,
@@ -248,6 +249,15 @@ def negamax(
     Preconditions: ``alpha < beta`` and the side to move cannot win with its next stone.
     ``stats[0]`` counts the nodes, ``stats[1]`` the database hits, ``stats[2]`` the deferred moves.
 
+    ``shared`` has 2 entries (one thread), or ``2 + 2**BUSY_BITS`` (threads that search together;
+    zero beyond the bounds at the start): then ``shared[2 + (h >> BUSY_SHIFT)]``, ``h`` the hash
+    of a position's key ``current + mask``, is that key while a thread searches the position as
+    a child of a node with more than ``BUSY_EMPTY`` empty cells. The thread sets it when it goes
+    into the child and clears it (if it still holds that key) when it comes back or stops; a
+    node's move other than its first and its last whose child holds a mark is moved to the end
+    of the move list, once (``stats[2]`` counts those). Marks only change the order of moves:
+    whatever another thread does to them, the value is exact.
+
     Positions of ``db_ply`` stones are looked up in the database (``db_keys``/``db_vals``,
     sorted; ``db_ply < 0``: none).  Every 4,096 nodes the search reads ``ctrl``: it stops if
     ``ctrl[CTRL_STOP] != 0`` or the node count reaches ``ctrl[CTRL_MAX_NODES]``.  Table
@@ -257,8 +267,8 @@ def negamax(
     The search keeps its own stack, one row per ply ``d`` below the root:
     ``fu[d]`` = (current, mask, table slot, table tag, ordered moves...) and
     ``fi[d]`` = (alpha, beta, number of moves, next move index, move scores...).
-    Both arrays need ``width * height + 1`` rows and ``width + 5`` columns (the last column of
-    ``fu``: the moves deferred at that ply).
+    Both arrays need ``width * height + 1`` rows, ``fi`` ``width + 4`` columns and ``fu``
+    ``width + 5`` (column ``width + 4``: the moves deferred at that ply; see ``_Worker``).
 
     One long function on purpose: numba compiles the explicit-stack loop far better than
     recursion or helper calls that pass the stack around.
@@ -273,8 +283,9 @@ def negamax(
     centre = width // 2
     nodes = 0
     etc_on = ctrl[CTRL_SEARCHED] >= ETC_AFTER
-    busy = shared.shape[0] > 2  # marks of the children being searched (several threads)
-    dcol = fu.shape[1] - 1  # fu[d, dcol]: the moves deferred at ply d
+    # marks of the children being searched (several threads; every index in range)
+    busy = shared.shape[0] >= 2 + (1 << BUSY_BITS)
+    dcol = width + 4  # fu[d, dcol]: the moves deferred at ply d
     d = 0
     fu[0, 0] = root_current
     fu[0, 1] = root_mask
@@ -292,11 +303,12 @@ def negamax(
                 ctrl[CTRL_SEARCHED] += nodes
                 if busy:  # take back this search's marks
                     for dd in range(d):
-                        if cells - root_nb - dd > BUSY_EMPTY:
-                            ck = fu[dd + 1, 0] + fu[dd + 1, 1]
-                            bi = 2 + np.int64((ck * HASH_MUL) >> BUSY_SHIFT)
-                            if shared[bi] == np.int64(ck):
-                                shared[bi] = 0
+                        if cells - root_nb - dd <= BUSY_EMPTY:
+                            break  # no deeper row was marked
+                        ck = fu[dd + 1, 0] + fu[dd + 1, 1]
+                        bi = 2 + np.int64((ck * HASH_MUL) >> BUSY_SHIFT)
+                        if shared[bi] == np.int64(ck):
+                            shared[bi] = 0
                 return ABORTED if stop else MOOT
             etc_on = ctrl[CTRL_SEARCHED] + nodes >= ETC_AFTER
         current = fu[d, 0]
@@ -487,11 +499,11 @@ def solve_position(
     bounds, where probes are cheap (they only have to look at quick wins or
     losses), then closes in on the score.  The bounds of a weak solve are signs.
 
-    Several threads may solve the same position with the same ``shared`` bounds (int64[2],
-    start ``[-BIG, BIG]``): each reads and tightens them around every probe, and a probe that
-    the others answered first stops (MOOT).  The main thread (``role`` 0) probes where a lone
-    search would; a helper (``role`` > 0) probes next to it, so that the last two (the
-    costliest) probes around the score run at the same time.
+    Several threads may solve the same position with the same ``shared`` array (its bounds
+    start ``[-BIG, BIG]``, its marks zero: see ``negamax``): each reads and tightens the bounds
+    around every probe, and a probe that the others answered first stops (MOOT).  The main
+    thread (``role`` 0) probes where a lone search would; a helper (``role`` > 0) probes next
+    to it, so that the last two (the costliest) probes around the score run at the same time.
 
     Longer than the usual function limit: a numba kernel whose weak-mode prelude and probe
     loop share local state; split, it would pass that state through arrays.

@@ -30,8 +30,11 @@ import numpy.typing as npt
 from . import _batch as B
 from . import _kernel as K
 from ._board import BUSY_BITS, SHALLOW_SLOTS
+from ._cache import drop_stale_cache
 from .database import load as load_database
 from .database import no_database
+
+drop_stale_cache()  # before any kernel runs: a cache of other kernel sources would run them
 
 __all__ = [
     "DEFAULT_TABLE_BYTES",
@@ -132,11 +135,12 @@ class Analysis:
 
 
 class _Worker:
-    """One search thread's private arrays: its stack, counters and control array."""
+    """One search thread's private arrays: its stack (the layout of ``fu``/``fi`` is in
+    ``_kernel.negamax``), counters and control array."""
 
     def __init__(self, width: int, height: int) -> None:
         self.fu = np.zeros((width * height + 1, width + 5), dtype=np.uint64)
-        self.fi = np.zeros((width * height + 1, width + 5), dtype=np.int64)
+        self.fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
         self.stats = np.zeros(4, dtype=np.int64)
         self.ctrl = np.zeros(K.CTRL_SIZE, dtype=np.int64)
         self.lo = np.zeros(width, dtype=np.int64)
