@@ -14,6 +14,7 @@ import unbeatable.search
 from unbeatable import (
     Limits,
     ParallelSearcher,
+    Score,
     Searcher,
     SearchInterrupted,
     SearchOptions,
@@ -21,7 +22,8 @@ from unbeatable import (
     solve,
 )
 from unbeatable.game import Move, State
-from unbeatable.search import search
+from unbeatable.search import search, solve_score
+from unbeatable.search.score import WIN
 
 
 def test_the_search_subpackage_is_the_module_and_still_a_shorthand() -> None:
@@ -262,6 +264,97 @@ def test_a_player_asks_the_solver_for_the_best_moves_only() -> None:
 def test_a_best_only_answer_whose_other_moves_might_tie_is_incomplete() -> None:
     result = search(BestOnly.make(ceiling=3, asked=[]))
     assert not result.complete and result.move == 3
+
+
+class Bounded:
+    """Subtraction positions (7 tokens, take up to 3) whose 'solver' answers ``values`` exactly
+    and ``bounds`` as (lower, upper) pairs, as one cut short by a budget does."""
+
+    @staticmethod
+    def make(values: dict[int, int], bounds: dict[int, tuple[int, int]]) -> State:
+        from unbeatable.game import SolveAnswer, SolveRequest
+        from unbeatable.games.subtraction import SubtractionState
+
+        class Open(SubtractionState):
+            has_solver = True
+
+            def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+                return SolveAnswer(values=values, bounds=bounds, complete=False, nodes=5)
+
+        return Open(7, 3, 0, 7)
+
+
+def _ends(state: State, pair: tuple[Score, Score]) -> tuple[int, int]:
+    """Bounds in the solve convention, each end an exact score."""
+    assert pair[0].exact and pair[1].exact
+    return solve_score(state, pair[0]), solve_score(state, pair[1])
+
+
+def test_a_solver_cut_short_keeps_the_bounds_of_its_open_moves_and_of_the_score() -> None:
+    state = Bounded.make({1: -3}, {2: (-3, 1), 3: (-1, 3)})
+    result = search(state, analyse=True)
+    assert not result.complete and not result.exact and result.move == 3
+    assert result.move_bounds is not None and set(result.move_bounds) == {2, 3}
+    assert _ends(state, result.move_bounds[2]) == (-3, 1)
+    assert _ends(state, result.move_bounds[3]) == (-1, 3)
+    # the lower ends still rank the moves; the exact move has no bounds
+    assert result.move_scores is not None
+    assert all(result.move_scores[m].value == result.move_bounds[m][0].value for m in (2, 3))
+    assert result.move_scores[1].exact and 1 not in result.move_bounds
+    # the position: the best lower end, and the greatest upper end
+    assert result.score_bounds is not None and _ends(state, result.score_bounds) == (-1, 3)
+    assert result.score.value == result.score_bounds[0].value
+    # a player's search (best moves only) keeps them too
+    assert search(state).score_bounds == result.score_bounds
+
+
+def test_an_exact_score_has_no_bounds_even_with_moves_left_open() -> None:
+    state = Bounded.make({1: -3, 3: 3}, {2: (-3, 1)})
+    result = search(state, analyse=True)
+    assert result.exact and result.score_bounds is None and not result.complete
+    assert result.move_bounds is not None and list(result.move_bounds) == [2]
+    assert _ends(state, result.move_bounds[2]) == (-3, 1)
+    solved = search(Bounded.make({1: -3, 2: -3, 3: 3}, {}), analyse=True)
+    assert solved.move_bounds is None and solved.score_bounds is None
+
+
+def test_a_move_the_solver_left_out_could_be_anything() -> None:
+    state = Bounded.make({1: -3}, {3: (-1, 2)})
+    result = search(state, analyse=True)
+    assert result.score_bounds is not None
+    lower, upper = result.score_bounds
+    assert solve_score(state, lower) == -1 and upper == Score(WIN - 1)
+
+
+def test_ctrl_c_in_the_solver_keeps_the_bounds() -> None:
+    with pytest.raises(SearchInterrupted) as caught:
+        search(HalfSolved.make(interrupted=True), analyse=True)
+    result = caught.value.result
+    assert result is not None and result.move_bounds is not None
+    assert set(result.move_bounds) == {2, 3} and result.score_bounds is not None
+
+
+#: The empty Connect Four board's column values (solve convention), from the opening book.
+EMPTY_BOARD: dict[Move, int] = {0: -2, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -2}
+
+
+def test_connect4_cut_short_proves_bounds_that_hold() -> None:
+    state = get_game("connect4").initial()
+    searcher = Searcher(book=False, threads=1)
+    result = searcher.search(state, Limits(nodes=300_000), analyse=True)
+    assert result.algorithm == "solver" and not result.complete and not result.exact
+    assert result.move_scores is not None and result.move_bounds is not None
+    for move, score in result.move_scores.items():
+        if score.exact:
+            assert move not in result.move_bounds
+            assert solve_score(state, score) == EMPTY_BOARD[move]
+        else:
+            low, high = _ends(state, result.move_bounds[move])
+            assert low <= EMPTY_BOARD[move] <= high and low < high, move
+            assert score.value == result.move_bounds[move][0].value
+    assert result.score_bounds is not None
+    low, high = _ends(state, result.score_bounds)
+    assert low <= 1 <= high
 
 
 def test_connect4_best_moves_alone_are_those_of_the_whole_analysis() -> None:

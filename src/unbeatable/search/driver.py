@@ -18,7 +18,7 @@ from .engine import Engine
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import principal_variation, solver_line
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
-from .score import INFINITY, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
+from .score import INFINITY, WIN, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
 from .table import EXACT, RESOLVED, TranspositionTable
 
@@ -159,8 +159,11 @@ def solver_result(
     options: SearchOptions,
 ) -> SearchResult | None:
     """The result from a game's own solver's answer (solve convention): the exact values, and
-    for a move left open the lower end of its bounds. Incomplete (``complete`` False, the score
-    not exact) when a move that might be better than the best known is still open."""
+    for a move left open the lower end of its bounds (which ranks the moves), with both ends in
+    ``move_bounds``. Incomplete (``complete`` False) when a move that might be better than the
+    best known is still open; the score is then not exact, and ``score_bounds`` holds the best
+    lower end and the greatest upper end (a legal move the answer leaves out could be anything:
+    the upper end is then a win at once)."""
     legal = list(state.legal_moves())
     values = {m: value_from_solve_score(state, v) for m, v in answer.values.items() if m in legal}
     ceiling = {m: value_from_solve_score(state, hi) for m, (_, hi) in answer.bounds.items()}
@@ -174,10 +177,17 @@ def solver_result(
     exact = all(ceiling[m] <= best_value for m in open_moves) and best[0] in answer.values
     if scores is not None:
         scores = {m: Score(v, m in answer.values) for m, v in values.items()}
+    bounds = {m: (Score(values[m]), Score(ceiling[m])) for m in open_moves if m in values}
+    score_bounds = None
+    if not exact:
+        tops = [bounds[m][1].value if m in bounds else values[m] for m in values]
+        top = max(tops) if len(values) == len(legal) else WIN - 1
+        score_bounds = (Score(best_value), Score(top))
     result = build_result(
         state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
         options.rng, options.tie_order(state),
     )
+    result = replace(result, move_bounds=bounds or None, score_bounds=score_bounds)
     # complete: every legal move placed, each open one (a best-only answer's) proven worse
     # than the best, so that the best moves are all known
     worse = all(ceiling[m] < best_value for m in open_moves)

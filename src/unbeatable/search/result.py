@@ -35,6 +35,16 @@ class SearchResult:
     of them when the searcher was given a random generator. ``exact`` is True when the score is the
     game-theoretic value (no depth limit cut any line short); ``complete`` is False when a time
     or node budget (or Ctrl-C) interrupted the search and the result is the best known then.
+
+    A game's own solver cut short proves bounds rather than values. Then ``move_bounds`` holds,
+    for each move it left open, the proven ``(lower, upper)`` ends of its value (exact
+    :class:`~.score.Score` objects: a win, loss or draw each; a move with an exact value has
+    none), and ``score_bounds`` those of the position's value when ``score`` is not exact:
+    the best lower end over the moves, and the greatest upper end (an exact value counting as
+    both). ``move_scores`` and ``score`` then hold only the lower ends, which rank the moves
+    and choose the one to play; a value to show is the pair (see
+    :func:`unbeatable.report.describe`). Both are None when nothing is open, and always for a
+    depth-limited search (its heuristic values are estimates, not bounds).
     """
 
     move: Move | None
@@ -53,6 +63,8 @@ class SearchResult:
     algorithm: str
     to_move: int = FIRST
     evaluations: int = 0
+    move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
+    score_bounds: tuple[Score, Score] | None = None
 
     @property
     def nodes_per_second(self) -> float:
