@@ -256,6 +256,88 @@ def test_analyze_text_marks_the_best_moves() -> None:
     assert re.search(r"\d+ nodes, \d+ table hits, \d+ cut-offs, depth \d+", out)
 
 
+#: A Connect Four search cut short by its node budget: the solver alone (no book), one thread
+#: (so that the budget stops it at the same place every time).
+CUT_SHORT = ["connect4", "", "--no-book", "--threads", "1", "--nodes", "300000"]
+
+
+def _score_rows(out: str) -> dict[str, str]:
+    """The table of ``analyze``'s text: each move (with its best mark) and its score."""
+    rows = re.findall(r"^(\*?\d+)\s{2,}(.+)$", out, re.M)
+    return dict(rows)
+
+
+def test_analyze_shows_a_solver_cut_short_as_bounds() -> None:
+    code, out, err = run("analyze", *CUT_SHORT)
+    assert code == 0, err
+    # the empty board is a first-player win: no lower end may pass for the value
+    assert re.search(r"^first player to move: between loss in \d+ \[-\d+\] and win in", out, re.M)
+    rows = _score_rows(out)
+    assert len(rows) == 7
+    for move, text in rows.items():
+        exact = re.fullmatch(r"(win|loss) in \d+ \[[-+]\d+\]|draw \[0\]", text)
+        assert text.startswith("between ") or exact, move
+        assert not text.startswith("loss in 1 "), move
+    assert "stopped at its limit" in out.splitlines()[-1]
+
+
+def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
+    code, out, err = run("analyze", *CUT_SHORT, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    schema = _schema()
+    validate(data, schema, schema)
+    assert not data["complete"] and not data["exact"]
+    score = data["score"]
+    assert score["kind"] == "bounds" and score["text"].startswith("between ")
+    assert score["lower"]["value"] < score["upper"]["value"]
+    assert score["lower"]["solve_score"] <= 1 <= score["upper"]["solve_score"]
+    assert score["value"] == score["lower"]["value"]
+    open_moves = [m for m in data["moves"] if m["kind"] == "bounds"]
+    assert open_moves
+    for entry in open_moves:
+        assert entry["lower"]["value"] < entry["upper"]["value"]
+        assert entry["text"] == f"between {entry['lower']['text']} and {entry['upper']['text']}"
+        assert "plies" not in entry and "solve_score" not in entry
+    for entry in data["moves"]:
+        if entry["kind"] != "bounds":
+            assert "lower" not in entry and "solve_score" in entry
+
+
+def test_ctrl_c_in_the_solver_prints_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from unbeatable.games.connect4.game import Connect4State
+
+    real = Connect4State.solver_moves
+
+    def stopped(self: Connect4State, request: Any) -> Any:
+        # Ctrl-C after 300,000 nodes: the compiled solver answers what it knew, marked so
+        answer = real(self, replace(request, max_nodes=300_000))
+        assert answer is not None
+        return replace(answer, interrupted=True)
+
+    monkeypatch.setattr(Connect4State, "solver_moves", stopped)
+    code, out, err = run("analyze", "connect4", "", "--no-book", "--threads", "1")
+    assert code == 130
+    assert "interrupted: the best known so far follows" in err
+    assert "first player to move: between " in out
+    assert all(not text.startswith("loss in") for text in _score_rows(out).values())
+
+
+def test_describe_gives_bounds_or_the_score_where_they_meet() -> None:
+    from unbeatable import Score
+    from unbeatable.report import ScoreReport, describe
+
+    state = get_game("connect4").initial()
+    low, high, draw = Score(-(10**9) + 24), Score(10**9 - 27), Score(0)
+    assert describe(low, state, bounds=(low, high)) == "between loss in 12 [-10] and win in 14 [+8]"
+    assert describe(Score(0, False), state, 5, bounds=(draw, draw)) == "draw [0]"
+    report = ScoreReport.of(state, low, (low, high))
+    assert report.kind == "bounds" and report.text == "between loss in 12 and win in 14"
+    assert ScoreReport.of(state, draw, (draw, draw)) == ScoreReport.of(state, draw)
+
+
 def test_analyze_heuristic_scores_name_their_depth() -> None:
     code, out, _ = run("analyze", "mnk:4,4,4", "6", "--depth", "2")
     assert code == 0

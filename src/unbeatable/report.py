@@ -28,6 +28,7 @@ __all__ = [
     "analyse",
     "build_report",
     "describe",
+    "describe_result",
     "line_text",
     "shown",
 ]
@@ -47,9 +48,13 @@ SCHEMA: dict[str, Any] = _load_schema()
 class ScoreReport:
     """A score as people and programs read it.
 
-    ``kind``: win, loss, draw or heuristic; ``text``: as printed (``win in 3``); ``value``: the
-    library's integer; ``plies`` and ``moves_to_end`` for a win or loss; ``solve_score`` when
-    the value is exact and the game has the solve convention.
+    ``kind``: win, loss, draw, heuristic or bounds; ``text``: as printed (``win in 3``);
+    ``value``: the library's integer; ``plies`` and ``moves_to_end`` for a win or loss;
+    ``solve_score`` when the value is exact and the game has the solve convention. A search
+    cut short may know only bounds of a value (a game's own solver stopped by a budget or
+    Ctrl-C): then ``kind`` is bounds, ``lower`` and ``upper`` are the proven ends (each a win,
+    loss or draw), ``text`` reads ``between loss in 17 and win in 14`` (worse end first) and
+    ``value`` is the lower end's, which ranks the moves but is not their value.
     """
 
     kind: str
@@ -58,9 +63,27 @@ class ScoreReport:
     plies: int | None = None
     moves_to_end: int | None = None
     solve_score: int | None = None
+    lower: ScoreReport | None = None
+    upper: ScoreReport | None = None
 
     @classmethod
-    def of(cls, state: State, score: Score) -> ScoreReport:
+    def of(
+        cls, state: State, score: Score, bounds: tuple[Score, Score] | None = None
+    ) -> ScoreReport:
+        """The report of ``score``, or of ``bounds`` (lower, upper) when given: the one score
+        when both ends meet."""
+        if bounds is not None:
+            lower, upper = bounds
+            if lower.value == upper.value:
+                return cls.of(state, lower)
+            low, high = cls.of(state, lower), cls.of(state, upper)
+            return cls(
+                kind="bounds",
+                text=f"between {low.text} and {high.text}",
+                value=lower.value,
+                lower=low,
+                upper=high,
+            )
         exact = score.exact and state.max_plies is not None
         return cls(
             kind=score.kind,
@@ -78,6 +101,9 @@ class ScoreReport:
             data["moves_to_end"] = self.moves_to_end
         if self.solve_score is not None:
             data["solve_score"] = self.solve_score
+        if self.lower is not None and self.upper is not None:
+            data["lower"] = self.lower.to_json()
+            data["upper"] = self.upper.to_json()
         return data
 
 
@@ -139,15 +165,45 @@ class Report:
         }
 
 
-def describe(score: Score, state: State | None = None, depth: int | None = None) -> str:
+def describe(
+    score: Score,
+    state: State | None = None,
+    depth: int | None = None,
+    *,
+    bounds: tuple[Score, Score] | None = None,
+) -> str:
     """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
-    score in brackets when the game has one), or ``+23 (heuristic, depth 4)``."""
+    score in brackets when ``state`` is given and the game has one), or ``+23 (heuristic,
+    depth 4)``. With ``bounds`` (lower, upper; a search cut short proved no more) the score is
+    the pair, ``between loss in 17 [-10] and win in 14 [+9]``, or the one score where they
+    meet: ``score``, their lower end, is then left out."""
+    if bounds is not None:
+        lower, upper = bounds
+        if lower.value != upper.value:
+            return f"between {describe(lower, state)} and {describe(upper, state)}"
+        score = lower
     if score.kind == "heuristic":
         return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
     text = str(score)
     if state is not None and score.exact and state.max_plies is not None:
         text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
     return text
+
+
+def describe_result(
+    result: SearchResult, state: State | None = None
+) -> tuple[str, dict[Move, str]]:
+    """The position's score and every analysed move's (``result.move_scores``), as
+    :func:`describe` prints them: heuristic values with the search's depth, and the bounds of
+    a search cut short where it left them (never their lower end alone). ``state`` (the
+    searched position) adds the solve-convention scores. Every front end labels scores so."""
+    depth = None if result.exact else result.depth
+    bounds = result.move_bounds or {}
+    moves = {
+        m: describe(s, state, depth, bounds=bounds.get(m))
+        for m, s in (result.move_scores or {}).items()
+    }
+    return describe(result.score, state, depth, bounds=result.score_bounds), moves
 
 
 def line_text(state: State, moves: Iterable[Move], *, labels: bool = False) -> tuple[str, ...]:
@@ -178,14 +234,15 @@ def build_report(
     game: Game, state: State, result: SearchResult, *, interrupted: bool = False, given: str = ""
 ) -> Report:
     """The report of ``result``, a search of ``state`` (read from the text ``given``)."""
-    depth = None if result.exact else result.depth
     best = set(result.best_moves)
+    label, labels = describe_result(result, state)
+    bounds = result.move_bounds or {}
     moves = tuple(
         MoveReport(
             move=state.move_text(m),
-            score=ScoreReport.of(state, s),
+            score=ScoreReport.of(state, s, bounds.get(m)),
             best=m in best,
-            label=describe(s, state, depth),
+            label=labels[m],
         )
         for m, s in (result.move_scores or {}).items()
     )
@@ -193,8 +250,8 @@ def build_report(
         game=game.spec,
         position=_position_text(game, state, given),
         to_move=player_name(state.to_move),
-        score=ScoreReport.of(state, result.score),
-        label=describe(result.score, state, depth),
+        score=ScoreReport.of(state, result.score, result.score_bounds),
+        label=label,
         best_moves=tuple(state.move_text(m) for m in result.best_moves),
         moves=moves,
         pv=line_text(state, result.pv),

@@ -8,7 +8,7 @@ import json
 from .. import render
 from ..game import Game, State, player_name
 from ..games import get_game
-from ..report import analyse, describe, line_text, shown
+from ..report import analyse, describe_result, line_text, shown
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -69,14 +69,12 @@ def show(
     out = streams.out
     color = render.is_tty(out)
     render.print_board(out, game.picture(state), color=color)
-    depth = None if result.exact else result.depth
-    out.write(
-        f"{player_name(state.to_move)} player to move: {describe(result.score, state, depth)}\n"
-    )
+    label, labels = describe_result(result, state)
+    out.write(f"{player_name(state.to_move)} player to move: {label}\n")
     rows = []
-    for move, score in (result.move_scores or {}).items():
+    for move, text in labels.items():
         mark = "*" if move in result.best_moves else ""
-        rows.append([f"{mark}{shown(state, move)}", describe(score, state, depth)])
+        rows.append([f"{mark}{shown(state, move)}", text])
     render.print_table(out, ["move", "score"], rows, align="ll", color=color)
     out.write(f"best: {' '.join(shown(state, m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(line_text(state, result.pv, labels=True))}\n")

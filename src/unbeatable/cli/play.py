@@ -9,7 +9,7 @@ import time
 from .. import render
 from ..game import Move, State, player_name
 from ..games import get_game
-from ..report import describe, shown
+from ..report import describe_result, shown
 from ..search import Limits, SearchResult
 from . import common
 from .common import Streams, UsageError, cut
@@ -149,7 +149,8 @@ class Session:
             self.board(state)
             move, result = self.think(state)
             who = player_name(state.to_move)
-            out.write(f"{who} plays {shown(state, move)} ({who}: {describe(result.score)})\n")
+            label = describe_result(result)[0]
+            out.write(f"{who} plays {shown(state, move)} ({who}: {label})\n")
             out.flush()
             state = state.play(move)
             if delay > 0:
@@ -163,11 +164,10 @@ class Session:
         if result is None:
             self.out.write("hint interrupted before any result\n")
             return
-        depth = None if result.exact else result.depth
+        label, labels = describe_result(result)
         best = " ".join(state.move_text(m) for m in result.best_moves)
-        self.out.write(f"best for you: {best} ({describe(result.score, None, depth)})\n")
-        scores = result.move_scores or {}
-        others = [f"{state.move_text(m)} {s}" for m, s in scores.items()]
+        self.out.write(f"best for you: {best} ({label})\n")
+        others = [f"{state.move_text(m)} {text}" for m, text in labels.items()]
         self.out.write(f"all moves: {', '.join(others)}{' (interrupted)' if interrupted else ''}\n")
 
     def undo(self, human: int) -> bool:
@@ -248,7 +248,8 @@ class Session:
             outcome = state.outcome()
             if outcome is None and state.to_move != human:
                 move, result = self.think(state)
-                out.write(f"AI plays {shown(state, move)} (AI: {describe(result.score)})\n")
+                label = describe_result(result)[0]
+                out.write(f"AI plays {shown(state, move)} (AI: {label})\n")
                 self.history.append(state.play(move))
                 show = True
                 continue
