@@ -171,6 +171,48 @@ def test_connect_four_score_labels_match_analyze_json(
     no_script_errors(browser)
 
 
+#: Draws the board of the position given by its moves with the scores of a report, as the page
+#: does, and answers each score label: its move, shown text, tooltip and classes.
+DRAW_WITH_REPORT = """
+const [report, moves, done] = arguments;
+Promise.all([
+  import("/static/board.js"),
+  fetch(`/api/position?game=connect4&moves=${moves}`).then((r) => r.json()),
+]).then(([board, position]) => {
+  const box = document.createElement("div");
+  document.body.appendChild(box);
+  const scores = new Map(report.moves.map((m) => [m.move, m]));
+  board.drawBoard(box, position, { scores, hint: false, onMove: null });
+  done([...box.querySelectorAll("text.score")].map((t) => [
+    t.getAttribute("data-score-move"), t.firstChild.nodeValue,
+    t.querySelector("title") ? t.querySelector("title").textContent : null,
+    t.getAttribute("class"),
+  ]));
+}).catch((error) => done(String(error)));
+"""
+
+
+def test_bounds_of_a_solver_cut_short_are_labelled_as_such(browser: Any, base_url: str) -> None:
+    out = io.StringIO()
+    argv = ["analyze", "connect4", "", "--no-book", "--threads", "1", "--nodes", "300000"]
+    assert cli.main([*argv, "--json"], stdout=out) == 0
+    report = json.loads(out.getvalue())
+    assert any(m["kind"] == "bounds" for m in report["moves"])
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    labels = browser.execute_async_script(DRAW_WITH_REPORT, report, "")
+    assert isinstance(labels, list) and len(labels) == 7, labels
+    entries = {m["move"]: m for m in report["moves"]}
+    for move, text, title, classes in labels:
+        entry = entries[move]
+        assert title == entry["text"] and entry["kind"] in classes.split()
+        if entry["kind"] == "bounds":
+            assert text.removeprefix("★ ") == "?" and title.startswith("between ")
+        else:
+            assert text.endswith(str(entry.get("moves_to_end", "draw")))
+    no_script_errors(browser)
+
+
 def test_a_bad_position_in_the_url_shows_the_error(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:

@@ -2,7 +2,7 @@
 // Every playable move carries data-move (its notation); score labels carry class "score".
 
 import { drawChess } from "./chess.js";
-import { clear, html, shortLabel, svg } from "./svg.js";
+import { clear, html, scoreTitle, shortLabel, svg } from "./svg.js";
 
 // options: { scores: Map(move -> report move), hint: bool, onMove: fn(move) | null,
 //            flipped: bool (chess: Black at the bottom) }
@@ -51,6 +51,7 @@ function label(parent, entry, options, x, y) {
   if (!entry || !options.scores) return;
   const text = svg("text", { x, y, class: classes(entry, options), "data-score-move": entry.move }, parent);
   text.textContent = (entry.best ? "★ " : "") + shortLabel(entry);
+  scoreTitle(text, entry);
 }
 
 function isWin(board, r, c) {
@@ -110,7 +111,10 @@ function moveButtons(container, position, options, caption) {
     const entry = options.scores ? options.scores.get(move) : null;
     const button = html("button", { type: "button", class: "move-button" }, row);
     html("span", { class: "move-name" }, button, caption(move));
-    if (entry) html("span", { class: classes(entry, options), "data-score-move": move }, button, (entry.best ? "★ " : "") + shortLabel(entry));
+    if (entry) {
+      const text = html("span", { class: classes(entry, options), "data-score-move": move }, button, (entry.best ? "★ " : "") + shortLabel(entry));
+      scoreTitle(text, entry);
+    }
     if (entry && entry.best && options.hint) button.classList.add("hint-cell");
     if (options.onMove) {
       button.setAttribute("data-move", move);

@@ -20,11 +20,13 @@ const PROMOTIONS = ["q", "r", "b", "n"]; // the queen first: the usual choice
 const ui = { fen: null, selected: null, promotion: null, message: "", last: null };
 
 // A score as a chess player reads it: "mate in 2", "mated in 3", "draw", "+0.35" (pawns, from
-// the side to move's view).
+// the side to move's view); bounds (left only by a game's own solver cut short: chess has
+// none) as their text.
 export function chessScore(entry) {
   if (entry.kind === "win") return entry.moves_to_end ? `mate in ${entry.moves_to_end}` : "mate";
   if (entry.kind === "loss") return entry.moves_to_end ? `mated in ${entry.moves_to_end}` : "mated";
   if (entry.kind === "draw") return "draw";
+  if (entry.kind === "bounds") return entry.text;
   return pawns(entry.value);
 }
 
@@ -33,6 +35,7 @@ export function chessShortScore(entry) {
   if (entry.kind === "win") return `#${entry.moves_to_end || 0}`;
   if (entry.kind === "loss") return `#-${entry.moves_to_end || 0}`;
   if (entry.kind === "draw") return "=";
+  if (entry.kind === "bounds") return "?";
   return pawns(entry.value, 1);
 }
 

@@ -263,14 +263,14 @@ async function analyse(token) {
 }
 
 // The exact analysis ran past the server's cap: a short time-limited one labels the moves
-// instead (heuristic values, shown as such).
+// instead (heuristic values, or the bounds a game's own solver proved, shown as such).
 async function analyseWithin(token, seconds) {
   try {
     const report = await get("/api/analyze", { ...where(page.position.moves), time: seconds });
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
-    $("analysis-note").textContent = `not solved within the server's cap: values of a ${seconds} s search`;
+    $("analysis-note").textContent = `not solved within the server's cap: what a ${seconds} s search found`;
     drawCurrent();
   } catch (error) {
     if (token !== page.token) return;

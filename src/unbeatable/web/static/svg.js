@@ -24,10 +24,19 @@ export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
-// A score's short label for a board: "win 3", "draw", "loss 2", "+12".
+// A score's short label for a board: "win 3", "draw", "loss 2", "+12"; "?" for the bounds of
+// a search cut short (their text, "between loss in 12 and win in 13", goes in a tooltip: see
+// scoreTitle), never the lower end alone as if it were the value.
 export function shortLabel(score) {
   if (score.kind === "win") return score.moves_to_end ? `win ${score.moves_to_end}` : "won";
   if (score.kind === "loss") return score.moves_to_end ? `loss ${score.moves_to_end}` : "lost";
   if (score.kind === "draw") return "draw";
+  if (score.kind === "bounds") return "?";
   return (score.value > 0 ? "+" : "") + score.value;
+}
+
+// A score label's tooltip: the score's full text ("between loss in 12 and win in 13").
+export function scoreTitle(parent, score) {
+  if (parent.namespaceURI === SVG) svg("title", {}, parent).textContent = score.text;
+  else parent.setAttribute("title", score.text);
 }
