@@ -456,6 +456,19 @@ def test_slow_perfect_play_is_announced() -> None:
         assert "note:" not in out
 
 
+def test_play_words_a_solver_cut_short_as_bounds() -> None:
+    code, out, _ = run("play", *CUT_SHORT[:1], *CUT_SHORT[2:], stdin="hint\n4\nquit\n")
+    assert code == 0
+    hint = re.search(r"^best for you: [\d ]+ \((.*)\)$", out, re.M)
+    assert hint is not None and hint.group(1).startswith("between ")
+    listed = re.search(r"^all moves: (.*)$", out, re.M)
+    assert listed is not None
+    assert re.findall(r"\d between ", listed.group(1)) and "4 between" in listed.group(1)
+    assert re.search(r"\d (win|loss) in ", listed.group(1)) is None
+    reply = re.search(r"^AI plays \d \(AI: (.*)\)$", out, re.M)
+    assert reply is not None and "heuristic" not in reply.group(1)
+
+
 def test_human_second_and_commands() -> None:
     script = "moves\nhint\nhelp\n2\nundo\nundo\nnew\nquit\n"
     code, out, _ = run("play", "tictactoe", "--human", "second", stdin=script)
