@@ -271,12 +271,13 @@ def test_analyze_shows_a_solver_cut_short_as_bounds() -> None:
     code, out, err = run("analyze", *CUT_SHORT)
     assert code == 0, err
     # the empty board is a first-player win: no lower end may pass for the value
-    assert re.search(r"^first player to move: between loss in \d+ \[-\d+\] and win in", out, re.M)
+    between = r"between loss in \d+ \[-\d+\] and win in \d+ \[\+\d+\]"
+    assert re.search(rf"^first player to move: ({between}|unknown)$", out, re.M)
     rows = _score_rows(out)
     assert len(rows) == 7
     for move, text in rows.items():
         exact = re.fullmatch(r"(win|loss) in \d+ \[[-+]\d+\]|draw \[0\]", text)
-        assert text.startswith("between ") or exact, move
+        assert text.startswith("between ") or text == "unknown" or exact, move
         assert not text.startswith("loss in 1 "), move
     assert "stopped at its limit" in out.splitlines()[-1]
 
@@ -297,7 +298,10 @@ def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
     assert open_moves
     for entry in open_moves:
         assert entry["lower"]["value"] < entry["upper"]["value"]
-        assert entry["text"] == f"between {entry['lower']['text']} and {entry['upper']['text']}"
+        lower, upper = entry["lower"], entry["upper"]
+        widest = (lower["kind"], lower["moves_to_end"], upper["kind"], upper["moves_to_end"])
+        between = f"between {lower['text']} and {upper['text']}"
+        assert entry["text"] == ("unknown" if widest == ("loss", 1, "win", 1) else between)
         assert "plies" not in entry and "solve_score" not in entry
     for entry in data["moves"]:
         if entry["kind"] != "bounds":
@@ -336,6 +340,13 @@ def test_describe_gives_bounds_or_the_score_where_they_meet() -> None:
     report = ScoreReport.of(state, low, (low, high))
     assert report.kind == "bounds" and report.text == "between loss in 12 and win in 14"
     assert ScoreReport.of(state, draw, (draw, draw)) == ScoreReport.of(state, draw)
+    # the widest bounds (a move the search had not looked at yet) say so
+    widest = (Score(-(10**9) + 2), Score(10**9 - 1))
+    assert str(widest[0]) == "loss in 1" and str(widest[1]) == "win in 1"
+    assert describe(widest[0], state, bounds=widest) == "unknown"
+    report = ScoreReport.of(state, widest[0], widest)
+    assert report.kind == "bounds" and report.text == "unknown"
+    assert report.lower == ScoreReport.of(state, widest[0])
 
 
 def test_analyze_heuristic_scores_name_their_depth() -> None:

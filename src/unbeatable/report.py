@@ -31,6 +31,7 @@ __all__ = [
     "describe_result",
     "line_text",
     "shown",
+    "unknown",
 ]
 
 
@@ -53,8 +54,9 @@ class ScoreReport:
     ``solve_score`` when the value is exact and the game has the solve convention. A search
     cut short may know only bounds of a value (a game's own solver stopped by a budget or
     Ctrl-C): then ``kind`` is bounds, ``lower`` and ``upper`` are the proven ends (each a win,
-    loss or draw), ``text`` reads ``between loss in 17 and win in 14`` (worse end first) and
-    ``value`` is the lower end's, which ranks the moves but is not their value.
+    loss or draw), ``text`` reads ``between loss in 17 and win in 14`` (worse end first; or
+    ``unknown`` for the widest bounds, see :func:`unknown`) and ``value`` is the lower end's,
+    which ranks the moves but is not their value.
     """
 
     kind: str
@@ -79,7 +81,7 @@ class ScoreReport:
             low, high = cls.of(state, lower), cls.of(state, upper)
             return cls(
                 kind="bounds",
-                text=f"between {low.text} and {high.text}",
+                text=UNKNOWN if unknown(lower, upper) else f"between {low.text} and {high.text}",
                 value=lower.value,
                 lower=low,
                 upper=high,
@@ -165,6 +167,17 @@ class Report:
         }
 
 
+#: The text of bounds that say nothing yet (see :func:`unknown`).
+UNKNOWN = "unknown"
+
+
+def unknown(lower: Score, upper: Score) -> bool:
+    """Whether bounds are the widest there are, a loss at the opponent's next move to a win at
+    once: a search cut short before it looked at the move (a proven loss in 1 or win in 1 would
+    be exact: a solver sees those at once)."""
+    return lower.is_loss and lower.moves == 1 and upper.is_win and upper.moves == 1
+
+
 def describe(
     score: Score,
     state: State | None = None,
@@ -175,10 +188,13 @@ def describe(
     """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
     score in brackets when ``state`` is given and the game has one), or ``+23 (heuristic,
     depth 4)``. With ``bounds`` (lower, upper; a search cut short proved no more) the score is
-    the pair, ``between loss in 17 [-10] and win in 14 [+9]``, or the one score where they
-    meet: ``score``, their lower end, is then left out."""
+    the pair, ``between loss in 17 [-10] and win in 14 [+9]``, ``unknown`` when they are the
+    widest there are, or the one score where they meet: ``score``, their lower end, is then
+    left out."""
     if bounds is not None:
         lower, upper = bounds
+        if unknown(lower, upper):
+            return UNKNOWN
         if lower.value != upper.value:
             return f"between {describe(lower, state)} and {describe(upper, state)}"
         score = lower
