@@ -171,6 +171,19 @@ def test_connect_four_score_labels_match_analyze_json(
     no_script_errors(browser)
 
 
+def test_connect_four_score_labels_fit_their_columns(browser: Any, base_url: str) -> None:
+    # three best moves labelled "★ loss 18": wider, unsqueezed, than a column (80 units)
+    browser.get(f"{base_url}/?game=connect4&moves=4453&human=both")
+    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board text.score")) == 7)
+    widths = browser.execute_script(
+        "return [...document.querySelectorAll('#board text.score')]"
+        ".map((t) => [t.textContent, t.getBBox().width])"
+    )
+    assert sum(text.startswith("★ loss") for text, _ in widths) == 3, widths
+    assert all(width <= 74.5 for _, width in widths), widths
+    no_script_errors(browser)
+
+
 #: Draws the board of the position given by its moves with the scores of a report, as the page
 #: does, and answers each score label: its move, shown text, tooltip and classes.
 DRAW_WITH_REPORT = """

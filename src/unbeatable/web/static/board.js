@@ -47,11 +47,17 @@ function stone(parent, kind, cx, cy, r) {
   }
 }
 
-function label(parent, entry, options, x, y) {
+// A score label centred at (x, y), squeezed to at most `width` (a cell's or a column's: a best
+// move's "★ loss 18" is wider than a Connect Four column and ran into its neighbour).
+function label(parent, entry, options, x, y, width) {
   if (!entry || !options.scores) return;
   const text = svg("text", { x, y, class: classes(entry, options), "data-score-move": entry.move }, parent);
   text.textContent = (entry.best ? "★ " : "") + shortLabel(entry);
   scoreTitle(text, entry);
+  if (text.getComputedTextLength() > width) {
+    text.setAttribute("textLength", width);
+    text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
 }
 
 function isWin(board, r, c) {
@@ -74,7 +80,7 @@ function grid(container, board, options) {
         const number = svg("text", { x: c * size + 10, y: r * size + 24, class: "cell-number" }, g);
         number.textContent = move;
       }
-      label(g, entry, options, c * size + size / 2, r * size + size / 2 + 8);
+      label(g, entry, options, c * size + size / 2, r * size + size / 2 + 8, size - 6);
       clickable(g, move, options);
     }
   }
@@ -100,7 +106,7 @@ function columns(container, board, options) {
     }
     const number = svg("text", { x: c * size + size / 2, y: board.rows * size + top + 20, class: "column-number" }, g);
     number.textContent = String(c + 1);
-    label(g, entry, options, c * size + size / 2, 28);
+    label(g, entry, options, c * size + size / 2, 28, size - 6);
     clickable(g, move, options);
   }
 }
