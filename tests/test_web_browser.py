@@ -167,6 +167,12 @@ def test_connect_four_score_labels_match_analyze_json(
         assert label.text.endswith(str(entry.get("moves_to_end", "draw")))
     figures = browser.find_element(By.CSS_SELECTOR, '[data-figure="algorithm"]').text
     assert figures.startswith(expected["algorithm"])
+    # the solver's figures are its nodes and time (the generic search's counters would be 0)
+    shown_figures = [
+        e.get_attribute("data-figure")
+        for e in browser.find_elements(By.CSS_SELECTOR, "#figures dd")
+    ]
+    assert shown_figures == ["nodes", "time", "algorithm"]
     browser.save_screenshot(str(tmp_path / "connect4.png"))
     no_script_errors(browser)
 

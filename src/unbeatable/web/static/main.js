@@ -333,12 +333,18 @@ function showAnalysis(report) {
     html("dt", {}, figures, name);
     html("dd", { "data-figure": name }, figures, String(value));
   };
+  // a game's own solver counts its nodes only (as the command line shows it); cut short, what
+  // it knows are bounds, not heuristic values
+  const solver = report.algorithm === "solver";
   add("nodes", report.nodes.toLocaleString("en"));
-  add("cut-offs", report.cutoffs.toLocaleString("en"));
-  add("table hits", report.table_hits.toLocaleString("en"));
-  add("depth", report.depth);
+  if (!solver) {
+    add("cut-offs", report.cutoffs.toLocaleString("en"));
+    add("table hits", report.table_hits.toLocaleString("en"));
+    add("depth", report.depth);
+  }
   add("time", `${(report.seconds * 1000).toFixed(1)} ms`);
-  add("algorithm", report.algorithm + (report.exact ? ", exact" : ", heuristic") + (report.complete ? "" : ", stopped by its time limit"));
+  const kind = report.exact ? ", exact" : solver ? ", bounds" : ", heuristic";
+  add("algorithm", report.algorithm + kind + (report.complete ? "" : ", stopped by its time limit"));
 }
 
 // --- the principal variation, step by step -----------------------------------------------
