@@ -184,3 +184,38 @@ def test_a_solver_gives_its_threads_marks_and_leaves_none(
     for shared in made:
         assert shared.shape[0] == (2 + (1 << BUSY_BITS) if threads > 1 else 2)
         assert not shared[2:].any()
+
+
+def test_ctrl_c_while_the_threads_start_gives_bounds_not_stale_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C before every thread has started: the threads that never ran must not pass their
+    arrays' last contents (an earlier search's answer, or zeros) for what they found."""
+    import threading
+
+    solver = Solver(table_bytes=1 << 22, book=False, threads=4)
+    state = _state("")
+    easy = _state("2252576253462244")
+    assert solver.analyze(easy.current, easy.mask, easy.moves).complete
+    for w in solver._workers:  # what a new worker holds (zeros: a draw, every column)
+        w.lo[:] = 0
+        w.hi[:] = 0
+    started = 0
+    original = threading.Thread.start
+
+    def start(self: threading.Thread) -> None:
+        nonlocal started
+        started += 1
+        if started == 2:
+            raise KeyboardInterrupt
+        original(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    for ask in (solver.bounds, solver.analyze, solver.best):
+        started = 0
+        result = ask(state.current, state.mask, state.moves)
+        assert result.interrupted and not result.complete
+        # the empty board: 1 (the first player wins with the 41st stone); column 4 too
+        column = 3 if len(result.lower) == 7 else 0
+        lo, hi = result.lower[column], result.upper[column]
+        assert lo is not None and hi is not None and lo <= 1 <= hi and lo < hi

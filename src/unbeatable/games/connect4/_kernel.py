@@ -579,8 +579,10 @@ def solve_position(
     lo = b[0]
     hi = b[1]
     if weak:
-        lo = (lo > 0) - (lo < 0)
-        hi = (hi > 0) - (hi < 0)
+        # signs (not a difference of comparisons: without numba those are numpy booleans,
+        # which do not subtract)
+        lo = 1 if lo > 0 else (-1 if lo < 0 else 0)
+        hi = 1 if hi > 0 else (-1 if hi < 0 else 0)
         if lo > hi:  # hi < 0 was found after lo was clipped to -1
             lo = hi
     out[0] = lo

@@ -341,7 +341,26 @@ class Solver:
             w.lo[0], w.hi[0] = w.res
             return done
 
-        return self._search(run, 1, threads, deadline, max_nodes)
+        return self._search(run, self._score_bounds(moves, weak), threads, deadline, max_nodes)
+
+    def _score_bounds(self, moves: int, weak: bool = False) -> tuple[list[int], list[int]]:
+        """Bounds of a position's score that hold before any search (``solve_position``'s
+        starting bounds; a weak score's: -1 and 1)."""
+        if weak:
+            return [-1], [1]
+        cells = self.width * self.height
+        return [-((cells - moves) // 2)], [(cells + 1 - moves) // 2]
+
+    def _column_bounds(self, mask: int, moves: int) -> tuple[list[int], list[int]]:
+        """Bounds of each column's score that hold before any search (the kernels' own
+        starting bounds; FULL_COLUMN for a full column)."""
+        reach = (self.width * self.height - moves) // 2
+        lower, upper = [], []
+        for col in range(self.width):
+            full = mask >> (col * (self.height + 1) + self.height - 1) & 1
+            lower.append(K.FULL_COLUMN if full else -reach)
+            upper.append(K.FULL_COLUMN if full else reach)
+        return lower, upper
 
     def analyze(
         self, current: int, mask: int, moves: int, *, weak: bool = False,
@@ -365,7 +384,8 @@ class Solver:
             )
             return done
 
-        return self._search(run, self.width, threads, deadline, max_nodes)
+        trivial = self._column_bounds(mask, moves)
+        return self._search(run, trivial, threads, deadline, max_nodes)
 
     def best(
         self, current: int, mask: int, moves: int, *, book: bool | None = None,
@@ -393,7 +413,7 @@ class Solver:
                 placed.append(True)
             return done
 
-        result = self._search(run, self.width, threads, deadline, max_nodes)
+        result = self._search(run, self._column_bounds(mask, moves), threads, deadline, max_nodes)
         done = bool(placed)
         return replace(result, complete=done, interrupted=result.interrupted and not done)
 
@@ -423,7 +443,7 @@ class Solver:
             found[:] = [int(status), int(count)]
             return bool(status != LINE_INCONSISTENT)
 
-        result = self._search(run, 1, 1, deadline, max_nodes)
+        result = self._search(run, self._score_bounds(moves), 1, deadline, max_nodes)
         status, count = found
         proven = [(int(out[k]), int(trace[k, 0]), int(trace[k, 1])) for k in range(count)]
         return proven, result, status != LINE_INCONSISTENT
@@ -444,14 +464,18 @@ class Solver:
     def _search(
         self,
         run: Callable[[_Worker, int, int], bool],
-        entries: int,
+        trivial: tuple[list[int], list[int]],
         threads: int | None,
         deadline: float | None,
         max_nodes: int | None,
     ) -> Analysis:
         """Run ``run(worker, role, threads)`` on ``threads`` workers sharing the table, each in
         a thread of its own (the first to finish stops the others), while this thread watches
-        the deadline and Ctrl-C; then merge what they know."""
+        the deadline and Ctrl-C; then merge what they know. ``trivial``: the lower and upper
+        bounds of each entry known before any search, which every worker holds until its
+        kernel writes its own (a worker whose thread never ran, Ctrl-C having come while the
+        threads were starting, must not pass its last search's bounds, or zeros, for news)."""
+        entries = len(trivial[0])
         n = self._thread_count(threads)
         with self._lock:  # one search at a time on this solver's table and workers
             while len(self._workers) < n:
@@ -463,13 +487,18 @@ class Solver:
                 searched = self._searched(w.ctrl)
                 w.ctrl[:] = (0, int(w.stats[0]) + max(budget, 1), self.generation, searched, region)
                 w.complete = False
+                w.lo[:entries] = trivial[0]
+                w.hi[:entries] = trivial[1]
             before = [int(w.stats[0]) for w in workers]
             finished = threading.Event()
+            errors: list[BaseException] = []
 
             def target(w: _Worker, role: int) -> None:
                 try:
                     with _kernel_context():
                         w.complete = run(w, role, n)
+                except BaseException as error:  # raised again in the calling thread
+                    errors.append(error)
                 finally:
                     finished.set()
 
@@ -490,6 +519,8 @@ class Solver:
                 for job in jobs:
                     if job.ident is not None:
                         job.join()
+            if errors:
+                raise errors[0]
             self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
             self.nodes = sum(self.thread_nodes)
             return self._merge(workers, entries, interrupted)
