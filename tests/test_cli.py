@@ -301,7 +301,8 @@ def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
         lower, upper = entry["lower"], entry["upper"]
         widest = (lower["kind"], lower["moves_to_end"], upper["kind"], upper["moves_to_end"])
         between = f"between {lower['text']} and {upper['text']}"
-        assert entry["text"] == ("unknown" if widest == ("loss", 1, "win", 1) else between)
+        unknown = widest[:3] == ("loss", 1, "win") and widest[3] <= 2
+        assert entry["text"] == ("unknown" if unknown else between)
         assert "plies" not in entry and "solve_score" not in entry
     for entry in data["moves"]:
         if entry["kind"] != "bounds":
@@ -347,6 +348,11 @@ def test_describe_gives_bounds_or_the_score_where_they_meet() -> None:
     report = ScoreReport.of(state, widest[0], widest)
     assert report.kind == "bounds" and report.text == "unknown"
     assert report.lower == ScoreReport.of(state, widest[0])
+    # after an odd number of stones the solver's widest upper end is a win at the next move
+    wide = (widest[0], Score(10**9 - 3))
+    assert str(wide[1]) == "win in 2" and describe(wide[0], state, bounds=wide) == "unknown"
+    narrower = (widest[0], Score(10**9 - 5))
+    assert describe(narrower[0], state, bounds=narrower).startswith("between loss in 1 ")
 
 
 def test_analyze_heuristic_scores_name_their_depth() -> None:

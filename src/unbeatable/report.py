@@ -172,10 +172,11 @@ UNKNOWN = "unknown"
 
 
 def unknown(lower: Score, upper: Score) -> bool:
-    """Whether bounds are the widest there are, a loss at the opponent's next move to a win at
-    once: a search cut short before it looked at the move (a proven loss in 1 or win in 1 would
-    be exact: a solver sees those at once)."""
-    return lower.is_loss and lower.moves == 1 and upper.is_win and upper.moves == 1
+    """Whether bounds are the widest a solver starts from, a loss at the opponent's next move
+    to a win at once or at the next move (which of the two depends on the parity of the
+    stones): a search cut short before it looked at the move. Its own solver sees at once
+    whether the opponent wins next, so a lower end of loss in 1 never comes from a search."""
+    return lower.is_loss and lower.moves == 1 and upper.is_win and (upper.moves or 0) <= 2
 
 
 def describe(

@@ -76,11 +76,13 @@ def show(
         mark = "*" if move in result.best_moves else ""
         rows.append([f"{mark}{shown(state, move)}", text])
     render.print_table(out, ["move", "score"], rows, align="ll", color=color)
-    out.write(f"best: {' '.join(shown(state, m) for m in result.best_moves)}\n")
+    best = "best" if result.complete else "best so far"
+    out.write(f"{best}: {' '.join(shown(state, m) for m in result.best_moves)}\n")
     out.write(f"principal variation: {' '.join(line_text(state, result.pv, labels=True))}\n")
     if result.algorithm == "solver":
         out.write(
-            f"solved by the game's own solver in {result.elapsed * 1000:.1f} ms"
+            f"{'solved' if result.complete else 'searched'} by the game's own solver in "
+            f"{result.elapsed * 1000:.1f} ms"
             f"{stopped(result, interrupted)}\n"
         )
     else:
