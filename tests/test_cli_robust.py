@@ -19,7 +19,7 @@ import pytest
 from unbeatable import cli, get_game
 from unbeatable.game import SolveRequest
 from unbeatable.games.connect4 import Connect4State
-from unbeatable.search import Limits, Searcher, SearchInterrupted
+from unbeatable.search import Limits, Searcher, SearchInterrupted, SearchOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXIT_CODES = ("0", "1", "2", "3", "130", "141")
@@ -62,6 +62,24 @@ def test_too_many_workers_are_refused(command: list[str]) -> None:
     assert code == 2 and out == ""
     line = one_error_line(err)
     assert str(too_many) in line and "at most" in line
+
+
+@pytest.mark.parametrize("command", [["analyze", "connect4", "4"], ["play", "connect4"]])
+def test_too_many_solver_threads_are_refused(command: list[str]) -> None:
+    too_many = 4 * (os.cpu_count() or 1) + 1
+    code, out, err = run(*command, "--threads", str(too_many))
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert f"{too_many} threads is too many" in line and "at most" in line
+    with pytest.raises(ValueError, match="threads is too many"):
+        SearchOptions(threads=too_many)
+
+
+def test_a_solver_table_larger_than_memory_is_refused() -> None:
+    code, out, err = run("analyze", "connect4", "5", "--table-size", "99999999999999")
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert "70,368,744,177,664 entries" in line and "memory" in line  # rounded to 2**46
 
 
 # --- item 5: batches never lose a line ------------------------------------------------------
@@ -247,7 +265,7 @@ def test_ctrl_c_in_an_exact_search_prints_the_best_known(monkeypatch: pytest.Mon
     code, out, err = run("analyze", "tictactoe", "5")
     assert code == 130
     assert "interrupted" in one_error_line(err)
-    assert "interrupted" in out.splitlines()[-1] and "best:" in out
+    assert "interrupted" in out.splitlines()[-1] and "best so far:" in out
     code, out, _ = run("analyze", "tictactoe", "5", "--json")
     assert code == 130 and json.loads(out)["interrupted"]
 

@@ -21,6 +21,7 @@ from ..search import (
     SearchInterrupted,
     SearchResult,
 )
+from ..search.options import max_threads
 
 PROG = "unbeatable"
 
@@ -129,6 +130,16 @@ def workers(text: str) -> int:
     return value
 
 
+def threads(text: str) -> int:
+    value = positive_int(text)
+    bound = max_threads()
+    if value > bound:
+        raise argparse.ArgumentTypeError(
+            f"{value} threads is too many: at most {bound} (4 per CPU, {bound // 4} CPUs here)"
+        )
+    return value
+
+
 def cut(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` cut to its first ``limit`` characters and ``...`` when it is longer."""
     return text if len(text) <= limit else text[:limit] + "..."
@@ -186,8 +197,9 @@ def add_limits(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--nodes",
         type=positive_int,
-        help="visit at most N positions (honoured exactly; with --workers or --mpi, tasks already "
-        "under way may pass it)",
+        help="visit at most N positions (honoured exactly; a game's own solver looks at its "
+        "count every 4,096 positions, and tasks already under way with --workers or --mpi may "
+        "pass it)",
     )
 
 
@@ -206,9 +218,10 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--threads",
-        type=positive_int,
+        type=threads,
         metavar="N",
-        help="threads for a game's own solver (Connect Four; default: every core)",
+        help="threads for a game's own solver (Connect Four; default: every core; at most "
+        f"{max_threads()}: 4 per CPU)",
     )
     parser.add_argument(
         "--no-book",

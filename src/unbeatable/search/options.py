@@ -8,6 +8,7 @@ not deep inside a search. Every searcher (:class:`~.driver.Searcher`,
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -52,6 +53,12 @@ DEFAULT_TABLE_SIZE = 1 << 20
 
 #: Deeper than this many plies, the default choice is the explicit-stack search.
 RECURSION_SAFE_PLIES = 400
+
+
+def max_threads() -> int:
+    """The most threads a game's own solver is given for one search: four per CPU (more only
+    share the same cores, and each start and stop costs time the limits count)."""
+    return 4 * (os.cpu_count() or 1)
 
 
 def _whole(value: object, low: int) -> bool:
@@ -171,6 +178,11 @@ class SearchOptions:
                 )
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
+        if self.threads is not None and self.threads > max_threads():
+            raise ValueError(
+                f"{self.threads} threads is too many: at most {max_threads()} "
+                f"(4 per CPU, {max_threads() // 4} CPUs here)"
+            )
 
     @classmethod
     def make(cls, options: SearchOptions | None, **changes: Any) -> SearchOptions:

@@ -70,6 +70,14 @@ def _kernel_context() -> contextlib.AbstractContextManager[object]:
 _HUGE_PAGE = 2 * 1024 * 1024
 
 
+def _memory_bytes() -> int:
+    """This machine's physical memory (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 def allocate_table(slots: int) -> npt.NDArray[np.uint64]:
     """A zeroed table of ``slots`` uint64 slots, backed by 2 MiB pages where the system allows.
 
@@ -183,6 +191,12 @@ class Solver:
         self.width = width
         self.height = height
         slots = 1 << (max(table_bytes // 8, _MIN_SLOTS).bit_length() - 1)
+        memory = _memory_bytes()
+        if memory and 8 * slots > memory // 2:
+            raise ValueError(
+                f"a table of {slots:,} entries needs {8 * slots / 2**30:.1f} GiB: more than half "
+                f"of this machine's memory ({memory / 2**30:.1f} GiB)"
+            )
         self.table = allocate_table(slots)
         self.table.fill(0)  # touch every page now, not during the first searches
         self.generation = 1
