@@ -119,12 +119,20 @@ def test_utf16_with_a_byte_order_mark_is_read(tmp_path: Path, encoding: str) -> 
 
 
 def test_a_number_too_long_for_python_is_one_bad_line() -> None:
-    long = "1" * 5000
-    code, out, err = run("solve", "tictactoe", stdin=f"5\n{long}\n12\n")
+    long = "1" * 5000  # a token of its own (before a comma): read as one number
+    code, out, err = run("solve", "tictactoe", stdin=f"5\n{long},2\n12\n")
     assert code == 2
     assert out.splitlines() == ["5 0", "12 2"]
     line = err.splitlines()[0]
     assert line.startswith("unbeatable: line 2: ") and "5000 digits is too long" in line
+    assert len(line) < 400
+
+
+def test_digits_that_a_game_reads_one_at_a_time_are_moves_not_a_number() -> None:
+    code, out, err = run("analyze", "connect4", "4" * 5000)
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert line.startswith("unbeatable: error: column 4 is full") and "(move 7 of '4444" in line
     assert len(line) < 400
 
 

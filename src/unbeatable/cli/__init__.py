@@ -35,6 +35,7 @@ from .common import (
     Streams,
     UsageError,
     one_line,
+    shorten,
 )
 
 __all__ = ["build_parser", "main", "run"]
@@ -74,7 +75,8 @@ def main(
         finally:
             out.flush()
     except (UsageError, ValueError) as error:
-        streams.error(f"error: {one_line(error)}")
+        # a game's error quotes the text it was reading: cut there, and in all
+        streams.error(f"error: {shorten(one_line(error), getattr(error, 'position', ''))}")
         return USAGE
     except OutputError as error:
         streams.error(f"error: cannot write the output: {error}")

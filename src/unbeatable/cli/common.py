@@ -168,7 +168,10 @@ def check_digits(text: str) -> None:
 
 
 def parse_position(game: Game, text: str) -> State:
-    check_digits(text)
+    # a long run of digits is a number too long for Python only where the game reads it as one
+    # token (Connect Four reads '4444...' a column at a time: the column fills up first)
+    for token in game.split_moves(text) if len(text) > MAX_DIGITS else ():
+        check_digits(token)
     return game.parse_position(text)
 
 
