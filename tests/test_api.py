@@ -225,6 +225,41 @@ def test_a_solver_cut_short_gives_an_incomplete_result_and_ctrl_c_keeps_it() -> 
     assert caught.value.result is not None and not caught.value.result.complete
 
 
+def test_a_budgeted_player_moves_by_the_evaluation_when_the_solver_settles_nothing() -> None:
+    # one stone, no database: the bare solver settles nothing in 20,000 nodes
+    state = get_game("connect4").parse_position("4")
+    options = SearchOptions(book=False, threads=1)
+    player = search(state, Limits(nodes=20_000), options=options)
+    assert player.algorithm == "alphabeta" and not player.exact and player.move is not None
+    assert player.nodes <= 20_000  # the solver's half and the generic search's rest
+    # an analysis keeps what the solver proved (bounds), for every move
+    analysis = search(state, Limits(nodes=20_000), analyse=True, options=options)
+    assert analysis.algorithm == "solver" and analysis.move_bounds
+    # with the database the solver settles the move at once: no evaluation needed
+    settled = search(state, Limits(nodes=20_000))
+    assert settled.algorithm == "solver" and settled.exact
+
+
+def test_ctrl_c_before_the_solver_proved_anything_leaves_a_player_no_move() -> None:
+    from unbeatable.game import SolveAnswer, SolveRequest
+    from unbeatable.games.subtraction import SubtractionState
+
+    class Nothing(SubtractionState):
+        has_solver = True
+
+        def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+            wide = {m: (-3, 3) for m in (1, 2, 3)}
+            return SolveAnswer(values={}, bounds=wide, complete=False, nodes=5, interrupted=True)
+
+    state = Nothing(7, 3, 0, 7)
+    with pytest.raises(SearchInterrupted) as caught:
+        search(state)
+    assert caught.value.result is None  # the front end makes a short search of its own
+    with pytest.raises(SearchInterrupted) as caught:
+        search(state, analyse=True)
+    assert caught.value.result is not None and caught.value.result.move_bounds
+
+
 class BestOnly:
     """Subtraction positions (7 tokens, take up to 3: taking 3 wins) whose 'solver' answers a
     best-only request with the best move exact and the others as bounds, recording what it was

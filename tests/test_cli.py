@@ -482,8 +482,10 @@ def test_play_words_a_solver_cut_short_as_bounds() -> None:
     assert listed is not None
     assert re.findall(r"\d between ", listed.group(1)) and "4 between" in listed.group(1)
     assert re.search(r"\d (win|loss) in ", listed.group(1)) is None
+    # the AI needs a move, which bounds that settle nothing do not give: under a budget the
+    # solver has half of it, the generic search with the game's evaluation the rest
     reply = re.search(r"^AI plays \d \(AI: (.*)\)$", out, re.M)
-    assert reply is not None and "heuristic" not in reply.group(1)
+    assert reply is not None and "heuristic" in reply.group(1), out
 
 
 def test_human_second_and_commands() -> None:

@@ -111,18 +111,36 @@ class Searcher(Searching):
         """The result from the game's own solver's per-move scores (None if it declines). A
         time or node budget is the solver's to honour; cut short, it answers with the moves
         it has solved and bounds for the others, and the result is marked incomplete. Ctrl-C
-        after it answered keeps its answer."""
-        deadline = start + limits.time if limits.time is not None else None
+        after it answered keeps its answer.
+
+        A player (not ``analyse``) needs a move, which bounds that settle nothing do not give:
+        under a budget, and where the game has an evaluation, the solver gets half of it, and
+        when it has not settled the best move by then (all moves placed, or a proven win),
+        None lets the generic search with the game's evaluation choose in what is left. Ctrl-C
+        before the solver proved any move's value leaves a player no move
+        (``SearchInterrupted(None)``: the front end then makes a short search of its own)."""
+        budgeted = limits.time is not None or limits.nodes is not None
+        fallback = not analyse and budgeted and state.has_evaluation
+        share = 0.5 if fallback else 1.0
+        deadline = start + share * limits.time if limits.time is not None else None
+        nodes = limits.nodes
+        if nodes is not None and fallback:
+            nodes = max(nodes // 2, 1)
         request = self.options.solve_request(
-            deadline=deadline, max_nodes=limits.nodes, best_only=not analyse
+            deadline=deadline, max_nodes=nodes, best_only=not analyse
         )
         answer = state.solver_moves(request)
         if answer is None:
             return None
         engine.nodes += answer.nodes
         result = solver_result(state, engine, start, answer, analyse, self.options)
-        if answer.interrupted:
-            raise SearchInterrupted(result)
+        settled = result is not None and (
+            result.complete or (result.score.exact and result.score.is_win)
+        )
+        if answer.interrupted:  # a player keeps a result that holds some proven value
+            raise SearchInterrupted(result if analyse or settled or answer.values else None)
+        if fallback and not settled:
+            return None
         if result is None or not result.complete:
             return result
         try:
