@@ -83,8 +83,10 @@ def get_game(spec: str, **params: int) -> Game:
             if not eq:
                 key, value = "", key
                 if index >= len(entry.params):
+                    count = len(entry.params)
+                    most = f"at most {count} parameter{'s' if count != 1 else ''}"
                     raise UnknownGameError(
-                        f"{spec!r}: {entry.name} takes at most {len(entry.params)} parameters"
+                        f"{spec!r}: {entry.name} takes {most if count else 'no parameters'}"
                     )
                 key = entry.params[index]
             key, value = key.strip(), value.strip()

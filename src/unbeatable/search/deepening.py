@@ -246,5 +246,6 @@ def check_recursion(state: State, algorithm: str, limits: Limits | None = None) 
     if algorithm != "alphabeta-stack" and left is not None and left > sys.getrecursionlimit() - 100:
         raise ValueError(
             f"{algorithm!r} recurses once per ply and this game may last {left} "
-            "more plies, beyond Python's recursion limit: use algorithm='alphabeta-stack'"
+            "more plies, beyond Python's recursion limit: use the algorithm alphabeta-stack (an "
+            "explicit stack, no recursion)"
         )

@@ -242,7 +242,7 @@ class _SerialStep:
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
-                "use algorithm='alphabeta-stack'"
+                "use the algorithm alphabeta-stack (an explicit stack, no recursion)"
             ) from None
         root.exact = engine.horizon == horizon
         if engine.table is not None and self.algorithm.startswith("alphabeta"):
