@@ -459,8 +459,10 @@ def test_scripted_game_from_a_pipe() -> None:
 
 
 def test_slow_perfect_play_is_announced() -> None:
-    _, out, _ = run("play", "mnk:4,4,4", stdin="quit\n")
-    assert "note: perfect play of this game can take minutes" in out
+    # plain search, and a game's own solver where neither book nor a short search reaches
+    for argv in (["mnk:4,4,4"], ["connect4:width=8,height=7"], ["connect4", "--no-book"]):
+        _, out, _ = run("play", *argv, stdin="quit\n")
+        assert "note: perfect play of this game can take minutes" in out, argv
     for argv in (
         ["connect4"],  # its solver answers at once from the first move (book and database)
         ["tictactoe"],
@@ -696,3 +698,13 @@ def test_search_tree_outline_for_a_terminal() -> None:
     assert lines[0] == "title"
     assert len(lines) == 1 + len(tree.walk())
     assert "✂ cut-off after 4" in stream.getvalue()
+
+
+def test_a_long_list_of_best_moves_is_cut_in_the_text_not_in_json() -> None:
+    argv = ["analyze", "mnk:30,30,5", "", "--depth", "1"]
+    code, out, _ = run(*argv)
+    best = next(line for line in out.splitlines() if line.startswith("best"))
+    assert code == 0 and len(best.split()) < 30
+    count = int(re.search(r"\((\d+) moves; --json lists them all\)", best).group(1))  # type: ignore[union-attr]
+    code, out, _ = run(*argv, "--json")
+    assert code == 0 and len(json.loads(out)["best_moves"]) == count > 20

@@ -62,6 +62,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     return common.INTERRUPTED if interrupted else common.OK
 
 
+#: The best moves that the text lists (a wide game may have thousands of equal ones).
+BEST_SHOWN = 20
+
+
 def show(
     streams: Streams, game: Game, state: State, result: SearchResult, interrupted: bool
 ) -> None:
@@ -77,7 +81,10 @@ def show(
         rows.append([f"{mark}{shown(state, move)}", text])
     render.print_table(out, ["move", "score"], rows, align="ll", color=color)
     best = "best" if result.complete else "best so far"
-    out.write(f"{best}: {' '.join(shown(state, m) for m in result.best_moves)}\n")
+    moves = [shown(state, m) for m in result.best_moves[:BEST_SHOWN]]
+    more = len(result.best_moves) - len(moves)
+    tail = f" ... ({len(result.best_moves)} moves; --json lists them all)" if more > 0 else ""
+    out.write(f"{best}: {' '.join(moves)}{tail}\n")
     out.write(f"principal variation: {' '.join(line_text(state, result.pv, labels=True))}\n")
     if result.algorithm == "solver":
         out.write(

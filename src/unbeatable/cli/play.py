@@ -104,18 +104,23 @@ class Session:
         self.history = [self.start]
 
     def warn_if_slow(self) -> None:
-        """Perfect play by plain search can take minutes a move: when a short search of the
-        start does not settle its value, say so."""
+        """Perfect play can take minutes a move: when a short search of the start (or, for a
+        game's own solver, a quick question to it) does not settle its value, say so."""
         state = self.start
         if self.limits.for_state(state) != Limits():
             return  # a limit, or the game's own time a move (see strength)
         if self.searcher.uses_solver(state):
-            return  # the game's own solver answers at once (or says itself why it cannot)
-        if not self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
-            self.out.write(
-                "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
-                "play its best move so far, --time SECONDS limits it\n"
-            )
+            # the game's own solver answers at once where its book or a short search reaches
+            # (Connect Four's 7 x 6 board); elsewhere (another board size) it may take minutes
+            quick = self.searcher.options.solve_request(quick=True)
+            if state.solver_value(quick) is not None:
+                return
+        elif self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
+            return
+        self.out.write(
+            "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
+            "play its best move so far, --time SECONDS limits it\n"
+        )
 
     def board(self, state: State) -> None:
         render.print_board(self.out, self.game.picture(state), color=self.color)
