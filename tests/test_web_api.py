@@ -183,6 +183,22 @@ def test_when_the_solver_cannot_finish_in_time_the_ai_still_moves(client: TestCl
         assert "did not finish within 0.5 s" in data["note"] and not data["report"]["exact"]
 
 
+def test_a_move_the_solver_cannot_settle_comes_from_the_evaluation_and_says_so(
+    client: TestClient,
+) -> None:
+    # 8 x 7: no book, no database; the solver settles nothing from the empty board in 0.5 s
+    params = {"game": "connect4:width=8,height=7", "moves": "", "timeout": "1"}
+    reply = client.get("/api/move", params=params)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert data["move"] in [str(c) for c in range(1, 9)]
+    assert "did not finish within 0.5 s" in data["note"]
+    assert "search with the game's evaluation" in data["note"]
+    report = data["report"]
+    assert report["algorithm"] != "solver" and not report["exact"]
+    assert report["score"]["kind"] == "heuristic"
+
+
 def test_the_tree_counts_the_nodes_of_unbeatable_tree(client: TestClient) -> None:
     for algorithm in ("alphabeta", "minimax"):
         params = {"game": "tictactoe", "moves": "5137", "depth": "3", "algorithm": algorithm}

@@ -220,9 +220,16 @@ class Api:
             rest = max(0.1, half - 0.25)
             found = await self.run(replace(job, opponent=f"time:{rest:.2f}"), half)
             if not isinstance(found, Response):
+                # a timed player gives the solver half its time again, then the evaluation
+                report = found.get("report") or {}
+                how = (
+                    "the solver settled it in a second try"
+                    if report.get("algorithm") == "solver" and report.get("exact")
+                    else "it comes from a search with the game's evaluation"
+                )
                 found["note"] = (
-                    f"the exact solver did not finish within {half:g} s: this move comes from a "
-                    f"{rest:.2f} s search with the game's evaluation"
+                    f"the exact solver did not finish within {half:g} s; this move took "
+                    f"{rest:.2f} s more: {how}"
                 )
         return found if isinstance(found, Response) else JSONResponse(found)
 
