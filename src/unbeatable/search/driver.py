@@ -115,8 +115,9 @@ class Searcher(Searching):
 
         A player (not ``analyse``) needs a move, which bounds that settle nothing do not give:
         under a budget, and where the game has an evaluation, the solver gets half of it, and
-        when it has not settled the best move by then (all moves placed, or a proven win),
-        None lets the generic search with the game's evaluation choose in what is left. Ctrl-C
+        when it has neither settled the best move by then (all moves placed, or a proven win)
+        nor proven a move to hold at least a draw, None lets the generic search with the
+        game's evaluation choose in what is left. Ctrl-C
         before the solver proved any move's value leaves a player no move
         (``SearchInterrupted(None)``: the front end then makes a short search of its own)."""
         budgeted = limits.time is not None or limits.nodes is not None
@@ -137,9 +138,12 @@ class Searcher(Searching):
         settled = result is not None and (
             result.complete or (result.score.exact and result.score.is_win)
         )
+        # a move proven to hold at least a draw is kept: the evaluation might choose one
+        # the solver has not proven (the best lower end ranks the moves)
+        holds = result is not None and result.score.value >= 0
         if answer.interrupted:  # a player keeps a result that holds some proven value
             raise SearchInterrupted(result if analyse or settled or answer.values else None)
-        if fallback and not settled:
+        if fallback and not settled and not holds:
             return None
         if result is None or not result.complete:
             return result
