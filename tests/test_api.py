@@ -240,6 +240,30 @@ def test_a_budgeted_player_moves_by_the_evaluation_when_the_solver_settles_nothi
     assert settled.algorithm == "solver" and settled.exact
 
 
+def test_a_budgeted_player_keeps_a_column_proven_to_hold_a_draw() -> None:
+    from unbeatable.game import SolveAnswer, SolveRequest
+    from unbeatable.games.connect4 import Connect4State
+
+    def answer(proven: dict[int, int]) -> type[Connect4State]:
+        class Partial(Connect4State):
+            def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
+                wide = {m: (-20, 20) for m in range(7) if m not in proven}
+                return SolveAnswer(values=proven, bounds=wide, complete=False, nodes=5)
+
+        return Partial
+
+    start = get_game("connect4").parse_position("4")
+    assert isinstance(start, Connect4State)
+    for proven, solver in (({2: 0}, True), ({2: 1}, True), ({2: -3}, False)):
+        cls = answer(proven)
+        state = cls(start.game, start.current, start.mask, start.moves, None)
+        result = search(state, Limits(nodes=2_000))
+        # a draw or better proven: that column; only a loss proven: the evaluation chooses
+        assert (result.algorithm == "solver") is solver, proven
+        if solver:
+            assert result.move == 2
+
+
 def test_ctrl_c_before_the_solver_proved_anything_leaves_a_player_no_move() -> None:
     from unbeatable.game import SolveAnswer, SolveRequest
     from unbeatable.games.subtraction import SubtractionState
