@@ -120,24 +120,22 @@ def max_workers() -> int:
     return 4 * (os.cpu_count() or 1)
 
 
-def workers(text: str) -> int:
+def _per_cpu(text: str, noun: str, bound: int) -> int:
+    """A positive count of ``noun`` (workers, threads) at most ``bound``, four per CPU."""
     value = positive_int(text)
-    bound = max_workers()
     if value > bound:
         raise argparse.ArgumentTypeError(
-            f"{value} workers is too many: at most {bound} (4 per CPU, {bound // 4} CPUs here)"
+            f"{value} {noun} is too many: at most {bound} (4 per CPU, {bound // 4} CPUs here)"
         )
     return value
+
+
+def workers(text: str) -> int:
+    return _per_cpu(text, "workers", max_workers())
 
 
 def threads(text: str) -> int:
-    value = positive_int(text)
-    bound = max_threads()
-    if value > bound:
-        raise argparse.ArgumentTypeError(
-            f"{value} threads is too many: at most {bound} (4 per CPU, {bound // 4} CPUs here)"
-        )
-    return value
+    return _per_cpu(text, "threads", max_threads())
 
 
 def cut(text: str, limit: int = ECHO_LIMIT) -> str:
