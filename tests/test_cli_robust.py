@@ -299,6 +299,15 @@ def test_nodes_help_says_exact_and_the_search_keeps_to_it() -> None:
         code, out, _ = run("analyze", "mnk:4,4,4", "6", "--nodes", str(budget), "--json")
         assert code == 0
         assert json.loads(out)["nodes"] <= budget
+    # a game's own solver too (its threads share the budget), and a player after it
+    for budget in (1, 777, 5_000):
+        argv = ["analyze", "connect4", "4", "--no-book", "--nodes", str(budget), "--json"]
+        code, out, _ = run(*argv)
+        assert code == 0 and json.loads(out)["nodes"] <= budget
+    state = get_game("connect4:width=8,height=7").parse_position("45")
+    for budget in (100, 1_000, 20_000):
+        result = Searcher().search(state, Limits(nodes=budget))
+        assert result.nodes <= budget and result.depth >= 2  # the evaluation's half searched
 
 
 def test_the_recursion_check_counts_depth() -> None:

@@ -196,13 +196,11 @@ def add_limits(parser: argparse.ArgumentParser, parallel: bool = True) -> None:
     """--depth, --time and --nodes (``parallel``: the command has --workers and --mpi)."""
     parser.add_argument("--depth", type=positive_int, help="search at most D plies deep")
     parser.add_argument("--time", type=positive_float, help="search at most T seconds")
-    tasks = ", and tasks already under way with --workers or --mpi may pass it"
-    workers = tasks if parallel else ""
+    tasks = "; tasks already under way with --workers or --mpi may pass it"
     parser.add_argument(
         "--nodes",
         type=positive_int,
-        help="visit at most N positions (honoured exactly; a game's own solver looks at its "
-        f"count every 4,096 positions{workers})",
+        help=f"visit at most N positions (honoured exactly{tasks if parallel else ''})",
     )
 
 

@@ -260,7 +260,8 @@ def negamax(
 
     Positions of ``db_ply`` stones are looked up in the database (``db_keys``/``db_vals``,
     sorted; ``db_ply < 0``: none).  Every 4,096 nodes the search reads ``ctrl``: it stops if
-    ``ctrl[CTRL_STOP] != 0`` or the node count reaches ``ctrl[CTRL_MAX_NODES]``.  Table
+    ``ctrl[CTRL_STOP] != 0``; it stops at the node that brings its count to
+    ``ctrl[CTRL_MAX_NODES]``.  Table
     entries carry the generation ``ctrl[CTRL_GEN]`` (1..255): entries of older generations
     are misses, so clearing the table costs one increment.
 
@@ -296,7 +297,7 @@ def negamax(
         # ---- enter the node of ply d: either its value is known at once, or its
         # ---- ordered move list is set up in row d
         nodes += 1
-        if (nodes & 4095) == 0:
+        if (nodes & 4095) == 0 or nodes >= max_nodes:  # the node budget holds exactly
             stop = ctrl[CTRL_STOP] != 0 or nodes >= max_nodes
             if stop or shared[0] > root_alpha or shared[1] <= root_alpha:
                 stats[0] += nodes

@@ -491,6 +491,8 @@ class Solver:
         threads were starting, must not pass its last search's bounds, or zeros, for news)."""
         entries = len(trivial[0])
         n = self._thread_count(threads)
+        if max_nodes is not None:
+            n = max(1, min(n, max_nodes))  # each thread's share of the budget is at least 1
         with self._lock:  # one search at a time on this solver's table and workers
             while len(self._workers) < n:
                 self._workers.append(_Worker(self.width, self.height))
