@@ -199,6 +199,23 @@ def test_a_move_the_solver_cannot_settle_comes_from_the_evaluation_and_says_so(
     assert report["score"]["kind"] == "heuristic"
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/move?game=mnk:4,4,4&moves=&opponent=time:1&timeout=1",
+        "/api/move?game=connect4:width=8,height=7&moves=45&opponent=time:5&timeout=1",
+        "/api/analyze?game=mnk:4,4,4&moves=&time=3&timeout=1",
+        "/api/analyze?game=connect4:width=8,height=7&moves=45&time=5&timeout=1",
+    ],
+)
+def test_a_time_limit_at_or_past_the_cap_is_held_inside_it(client: TestClient, url: str) -> None:
+    # at the cap itself the worker was stopped as the search ended: a 504 for an answer found
+    reply = client.get(url)
+    assert reply.status_code == 200, reply.text
+    report = reply.json().get("report", reply.json())
+    assert report["best_moves"] and not report["exact"]
+
+
 def test_the_tree_counts_the_nodes_of_unbeatable_tree(client: TestClient) -> None:
     for algorithm in ("alphabeta", "minimax"):
         params = {"game": "tictactoe", "moves": "5137", "depth": "3", "algorithm": algorithm}

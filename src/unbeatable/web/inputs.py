@@ -303,8 +303,11 @@ def endless_limits(state: State, limits: Limits, cap: float) -> Limits:
     """``limits`` for a search of ``state`` within ``cap`` seconds: for a game too large to
     solve (:func:`endless`), always with a time limit (:data:`ENDLESS_ANALYSIS_TIME` when none
     was asked for, never past the cap), so that it is never searched to the end and returns its
-    deepest completed iteration instead of running into the cap; other games' unchanged."""
-    if not endless(state):
+    deepest completed iteration instead of running into the cap; other games' only with a time
+    asked for past :func:`within` the cap, which is brought inside it."""
+    if not endless(state):  # any game: a time asked for is held inside the cap
+        if limits.time is not None and limits.time > within(cap):
+            return Limits(depth=limits.depth, time=within(cap), nodes=limits.nodes)
         return limits
     if limits.time is not None:
         seconds = min(limits.time, within(cap))

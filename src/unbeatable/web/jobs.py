@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..game import Move, State
@@ -101,9 +101,11 @@ def choose(job: Job) -> dict[str, Any]:
             else endless_limits(state, limits, job.cap)
         )
     elif limits == Limits() and not searcher.uses_solver(state):
-        limits = Limits(time=job.cap)  # exact when it can be, and always a move within the cap
-    elif limits.time is not None and limits.time > job.cap:
-        limits = Limits(time=job.cap)
+        limits = Limits(time=within(job.cap))  # exact when it can be, a move within the cap
+    elif limits.time is not None and limits.time > within(job.cap):
+        # held inside the cap, with room for the answer's way back (at the cap itself the
+        # worker would be stopped as the search ends: a 504 for a move that was found)
+        limits = replace(limits, time=within(job.cap))
     result = searcher.search(state, limits)
     assert result.move is not None
     report = build_report(game, state, result, given=job.moves).to_json()
