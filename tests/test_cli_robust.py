@@ -415,3 +415,11 @@ def test_threads_and_no_book_reach_the_games_own_solver(asked: list[SolveRequest
 
 def _text(stream: object) -> str:
     return stream.getvalue() if isinstance(stream, io.StringIO) else ""
+
+
+def test_a_long_quote_in_a_solve_error_is_cut_and_the_reason_kept() -> None:
+    code, out, err = run("solve", "connect4", stdin="x" * 5000 + "\n")
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert line.startswith("unbeatable: line 1: '" + "x" * 80 + "...'")
+    assert line.endswith("has 1 rows; a 7x6 board has 6") and len(line) < 200

@@ -199,6 +199,14 @@ def test_a_move_the_solver_cannot_settle_comes_from_the_evaluation_and_says_so(
     assert report["score"]["kind"] == "heuristic"
 
 
+def test_an_error_quoting_a_long_position_quotes_80_characters(client: TestClient) -> None:
+    reply = client.get("/api/analyze", params={"game": "connect4", "moves": "4" * 1500})
+    assert reply.status_code == 400
+    error = reply.json()["error"]
+    assert error.startswith("column 4 is full") and "'" + "4" * 80 + "...'" in error
+    assert len(error) < 200
+
+
 @pytest.mark.parametrize(
     "url",
     [

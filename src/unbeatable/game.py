@@ -16,6 +16,7 @@ Moves enter a state through two doors:
 from __future__ import annotations
 
 import enum
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,18 @@ def require_text(text: object) -> str:
     if not isinstance(text, str):
         raise TypeError(f"a position is given as text (moves or a picture), not {text!r}")
     return text
+
+
+#: A bad text is echoed in messages cut to this many characters.
+ECHO_LIMIT = 80
+
+_QUOTED = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + ",})'")
+
+
+def cut_echoes(message: str, limit: int = ECHO_LIMIT) -> str:
+    """``message`` with every quoted text (``'...'``) longer than ``limit`` characters cut to
+    its first ``limit`` and ``...``: an error about a long position still ends with its reason."""
+    return _QUOTED.sub(lambda m: repr(m.group(1)[:limit] + "..."), message)
 
 
 def player_name(player: int) -> str:

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
-from ..game import Game, GameError, State
+from ..game import ECHO_LIMIT as GAME_ECHO_LIMIT
+from ..game import Game, GameError, State, cut_echoes
 from ..search import (
     ALGORITHMS,
     DEFAULT_TABLE_SIZE,
@@ -38,8 +39,8 @@ INTERRUPTED = 130
 #: The reader of the output went away (128 + SIGPIPE, as a shell reports it); nothing is printed.
 BROKEN_PIPE = 141
 
-#: A bad line or text is echoed in messages cut to this many characters.
-ECHO_LIMIT = 80
+#: A bad line or text is echoed in messages cut to this many characters (the library's).
+ECHO_LIMIT = GAME_ECHO_LIMIT
 
 #: Python refuses to convert longer strings of digits to a number.
 MAX_DIGITS = 4300
@@ -148,7 +149,7 @@ def shorten(message: str, text: str) -> str:
     hundred characters whatever the message says."""
     if len(text) > ECHO_LIMIT:
         message = message.replace(repr(text), repr(cut(text))).replace(text, cut(text))
-    return cut(message, 4 * ECHO_LIMIT)
+    return cut(cut_echoes(message), 4 * ECHO_LIMIT)
 
 
 _LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..game import Game, GameError, State
+from ..game import Game, GameError, State, cut_echoes
 from ..games import MNK, Connect4, get_game
 from ..players import AIPlayer, PlayerSpecError, parse_player
 from ..search import ALGORITHMS, Limits
@@ -77,8 +77,8 @@ class BadInput(ValueError):
 
 
 def one_line(error: BaseException) -> str:
-    """An error's message on one line, as the command line prints it."""
-    return " ".join(str(error).split()) or type(error).__name__
+    """An error's message on one line, as the command line prints it (long quotes cut)."""
+    return cut_echoes(" ".join(str(error).split())) or type(error).__name__
 
 
 @dataclass(frozen=True)
