@@ -85,6 +85,13 @@ def _worker_main(conn: Connection) -> None:
         _serve(conn)
     except KeyboardInterrupt:
         pass
+    finally:
+        # ending: a stop that comes now (the server stops every worker as it shuts down, a
+        # terminal's Ctrl-C reaches the whole group) has nothing left to interrupt, and raised
+        # outside this function it would print a traceback
+        with contextlib.suppress(KeyboardInterrupt):
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _serve(conn: Connection) -> None:
