@@ -117,9 +117,9 @@ class Searcher(Searching):
         under a budget, and where the game has an evaluation, the solver gets half of it, and
         when it has neither settled the best move by then (all moves placed, or a proven win)
         nor proven a move to hold at least a draw, None lets the generic search with the
-        game's evaluation choose in what is left. Ctrl-C
-        before the solver proved any move's value leaves a player no move
-        (``SearchInterrupted(None)``: the front end then makes a short search of its own)."""
+        game's evaluation choose in what is left. Ctrl-C before the solver proved any move's
+        value leaves a player no move (``SearchInterrupted(None)``: the front end then makes a
+        short search of its own)."""
         budgeted = limits.time is not None or limits.nodes is not None
         fallback = not analyse and budgeted and state.has_evaluation
         share = 0.5 if fallback else 1.0
