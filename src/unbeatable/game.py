@@ -62,10 +62,16 @@ ECHO_LIMIT = 80
 _QUOTED = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + ",})'")
 
 
-def cut_echoes(message: str, limit: int = ECHO_LIMIT) -> str:
-    """``message`` with every quoted text (``'...'``) longer than ``limit`` characters cut to
-    its first ``limit`` and ``...``: an error about a long position still ends with its reason."""
-    return _QUOTED.sub(lambda m: repr(m.group(1)[:limit] + "..."), message)
+def cut(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to its first ``limit`` characters and ``...`` when it is longer."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def cut_echoes(message: str) -> str:
+    """``message`` with every quoted text (``'...'``) longer than :data:`ECHO_LIMIT`
+    characters cut (see :func:`cut`): an error about a long position still ends with its
+    reason."""
+    return _QUOTED.sub(lambda m: repr(cut(m.group(1))), message)
 
 
 def player_name(player: int) -> str:

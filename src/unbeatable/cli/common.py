@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
-from ..game import ECHO_LIMIT as GAME_ECHO_LIMIT
-from ..game import Game, GameError, State, cut_echoes
+from ..game import ECHO_LIMIT, Game, GameError, State, cut, cut_echoes
 from ..search import (
     ALGORITHMS,
     DEFAULT_TABLE_SIZE,
@@ -39,8 +38,6 @@ INTERRUPTED = 130
 #: The reader of the output went away (128 + SIGPIPE, as a shell reports it); nothing is printed.
 BROKEN_PIPE = 141
 
-#: A bad line or text is echoed in messages cut to this many characters (the library's).
-ECHO_LIMIT = GAME_ECHO_LIMIT
 
 #: Python refuses to convert longer strings of digits to a number.
 MAX_DIGITS = 4300
@@ -137,11 +134,6 @@ def workers(text: str) -> int:
 
 def threads(text: str) -> int:
     return _per_cpu(text, "threads", max_threads())
-
-
-def cut(text: str, limit: int = ECHO_LIMIT) -> str:
-    """``text`` cut to its first ``limit`` characters and ``...`` when it is longer."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def shorten(message: str, text: str) -> str:

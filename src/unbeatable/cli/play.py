@@ -7,12 +7,12 @@ import random
 import time
 
 from .. import render
-from ..game import Move, State, player_name
+from ..game import Move, State, cut, player_name
 from ..games import get_game
 from ..report import describe_result, shown
 from ..search import Limits, SearchResult
 from . import common
-from .common import Streams, UsageError, cut
+from .common import Streams, UsageError
 
 #: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
 QUICK_MOVE_SECONDS = 1.0

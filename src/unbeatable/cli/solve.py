@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from ..game import Game, GameError, State
+from ..game import Game, GameError, State, cut
 from ..games import get_game
 from ..search.batch import solve_positions
 from . import common
-from .common import Streams, UsageError, cut, shorten
+from .common import Streams, UsageError, shorten
 
 HELP = "print the exact score of each position read, one per line"
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from .. import render as screen
+from ..game import cut
 from ..games import get_game
 from ..report import line_text
 from ..tree import (
@@ -90,7 +91,7 @@ def format_of(args: argparse.Namespace) -> str:
         return implied or "dot"
     if implied is not None and implied != args.format:
         raise UsageError(
-            f"--format {args.format} but -o {common.cut(args.output)!r} is a {implied} file "
+            f"--format {args.format} but -o {cut(args.output)!r} is a {implied} file "
             f"name: use a .{args.format} name or --format {implied}"
         )
     return str(args.format)
@@ -100,7 +101,7 @@ def write(path: str, data: str) -> None:
     try:
         Path(path).write_text(data, encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"cannot write {common.cut(path)!r}: {error.strerror}") from None
+        raise UsageError(f"cannot write {cut(path)!r}: {error.strerror}") from None
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     fmt = format_of(args)
     if fmt in ("svg", "png") and not args.output:
         raise UsageError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
-    where = repr(common.cut(args.position.strip())) if args.position.strip() else "the start"
+    where = repr(cut(args.position.strip())) if args.position.strip() else "the start"
     if args.depth > MAX_TREE_DEPTH:
         raise UsageError(f"--depth {args.depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
     try:
