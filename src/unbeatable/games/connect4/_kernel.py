@@ -230,6 +230,20 @@ def db_probe(current, mask, nb, width, height, db_keys, db_vals):
     return s
 
 
+@njit(cache=True, inline="always")
+def _mark_index(key):
+    """Where the position of key ``key`` (``current + mask``) is marked in ``shared``."""
+    return 2 + np.int64((key * HASH_MUL) >> BUSY_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _unmark(shared, key):
+    """Take back the mark of the position of key ``key``, if it still holds it."""
+    i = _mark_index(key)
+    if shared[i] == np.int64(key):
+        shared[i] = 0
+
+
 # negamax and solve_position are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
@@ -306,10 +320,7 @@ def negamax(
                     for dd in range(d):
                         if cells - root_nb - dd <= BUSY_EMPTY:
                             break  # no deeper row was marked
-                        ck = fu[dd + 1, 0] + fu[dd + 1, 1]
-                        bi = 2 + np.int64((ck * HASH_MUL) >> BUSY_SHIFT)
-                        if shared[bi] == np.int64(ck):
-                            shared[bi] = 0
+                        _unmark(shared, fu[dd + 1, 0] + fu[dd + 1, 1])
                 return ABORTED if stop else MOOT
             etc_on = ctrl[CTRL_SEARCHED] + nodes >= ETC_AFTER
         current = fu[d, 0]
@@ -421,10 +432,7 @@ def negamax(
                     return v
                 d -= 1
                 if busy and cells - root_nb - d > BUSY_EMPTY:
-                    ck = fu[d + 1, 0] + fu[d + 1, 1]
-                    bi = 2 + np.int64((ck * HASH_MUL) >> BUSY_SHIFT)
-                    if shared[bi] == np.int64(ck):
-                        shared[bi] = 0
+                    _unmark(shared, fu[d + 1, 0] + fu[d + 1, 1])
                 v = -v
                 if v >= fi[d, 1]:  # fail high: v is a lower bound of row d too
                     if fu[d, 3] != U0:
@@ -439,7 +447,7 @@ def negamax(
                 m = fu[d, 4 + k]
                 if busy and cells - root_nb - d > BUSY_EMPTY:
                     ck = (fu[d, 0] ^ fu[d, 1]) + (fu[d, 1] | m)
-                    bi = 2 + np.int64((ck * HASH_MUL) >> BUSY_SHIFT)
+                    bi = _mark_index(ck)
                     marked = k > 0 and k + 1 < count and shared[bi] == np.int64(ck)
                     if marked and (fu[d, dcol] & m) == U0:
                         # another thread searches this child: search it last (once)
