@@ -168,8 +168,8 @@ def test_a_solver_gives_its_threads_marks_and_leaves_none(
     made: list[npt.NDArray[np.int64]] = []
     original = Solver._shared
 
-    def spy(self: Solver, n: int | None) -> npt.NDArray[np.int64]:
-        made.append(original(self, n))
+    def spy(self: Solver, n: int) -> npt.NDArray[np.int64]:
+        made.append(original(n))
         return made[-1]
 
     monkeypatch.setattr(Solver, "_shared", spy)

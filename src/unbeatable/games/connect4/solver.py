@@ -346,9 +346,7 @@ class Solver:
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
 
-        shared = self._shared(threads)
-
-        def run(w: _Worker, role: int, _: int) -> bool:
+        def run(w: _Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
             done: bool = K.solve_position(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
             )
@@ -385,14 +383,9 @@ class Solver:
         stopped the search first. Raises ValueError when the game is over already."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
-        centre = self._centre
 
-        def run(w: _Worker, role: int, threads: int) -> bool:
-            # the threads start at columns spread over the centre-first order, so that they
-            # first solve different columns; a column that another thread solved is then a
-            # few table hits
-            first = role * self.width // threads
-            order = np.array(centre[first:] + centre[:first], dtype=np.int64)
+        def run(w: _Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
+            order = self._start_order(role, threads)
             done: bool = B.score_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
@@ -413,12 +406,10 @@ class Solver:
         leaves the columns not reached with trivial bounds. Strong scores."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), moves, self.width, self.height)
-        shared = self._shared(threads)
         placed: list[bool] = []
 
-        def run(w: _Worker, role: int, threads: int) -> bool:
-            first = role * self.width // threads
-            order = np.array(self._centre[first:] + self._centre[:first], dtype=np.int64)
+        def run(w: _Worker, role: int, threads: int, shared: npt.NDArray[np.int64]) -> bool:
+            order = self._start_order(role, threads)
             done = bool(B.best_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.lo, w.hi,
                 order,
@@ -448,7 +439,7 @@ class Solver:
         trace = np.zeros((cells + 1, 2), dtype=np.int64)
         found = [LINE_INCONSISTENT, 0]
 
-        def run(w: _Worker, _role: int, _threads: int) -> bool:
+        def run(w: _Worker, _role: int, _threads: int, _: npt.NDArray[np.int64]) -> bool:
             status, count = principal_line(
                 np.uint64(current), np.uint64(mask), moves, self.width, self.height,
                 self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.res, out, trace,
@@ -466,10 +457,19 @@ class Solver:
         wanted = threads if threads is not None else self.threads
         return max(1, wanted if wanted is not None else os.cpu_count() or 1)
 
-    def _shared(self, threads: int | None) -> npt.NDArray[np.int64]:
-        """The array that the threads of one search share: the score's bounds known so far,
-        then (with several threads) the marks of the children being searched (see ``negamax``)."""
-        n = 2 + (1 << BUSY_BITS if self._thread_count(threads) > 1 else 0)
+    def _start_order(self, role: int, threads: int) -> npt.NDArray[np.int64]:
+        """The column order of thread ``role`` of ``threads``: the threads start at columns
+        spread over the centre-first order, so that they first solve different columns (a
+        column another thread solved is then a few table hits)."""
+        first = role * self.width // threads
+        return np.array(self._centre[first:] + self._centre[:first], dtype=np.int64)
+
+    @staticmethod
+    def _shared(threads: int) -> npt.NDArray[np.int64]:
+        """The array that the ``threads`` threads of one search share: the score's bounds
+        known so far, then (with several threads) the marks of the children being searched
+        (see ``negamax``)."""
+        n = 2 + (1 << BUSY_BITS if threads > 1 else 0)
         shared = np.zeros(n, dtype=np.int64)
         shared[0] = -K.SHARED_BIG
         shared[1] = K.SHARED_BIG
@@ -477,13 +477,14 @@ class Solver:
 
     def _search(
         self,
-        run: Callable[[_Worker, int, int], bool],
+        run: Callable[[_Worker, int, int, npt.NDArray[np.int64]], bool],
         trivial: tuple[list[int], list[int]],
         threads: int | None,
         deadline: float | None,
         max_nodes: int | None,
     ) -> Analysis:
-        """Run ``run(worker, role, threads)`` on ``threads`` workers sharing the table, each in
+        """Run ``run(worker, role, threads, shared)`` on ``threads`` workers sharing the table
+        and the array ``shared`` (see :meth:`_shared`), each in
         a thread of its own (the first to finish stops the others), while this thread watches
         the deadline and Ctrl-C; then merge what they know. ``trivial``: the lower and upper
         bounds of each entry known before any search, which every worker holds until its
@@ -506,13 +507,14 @@ class Solver:
                 w.lo[:entries] = trivial[0]
                 w.hi[:entries] = trivial[1]
             before = [int(w.stats[0]) for w in workers]
+            shared = self._shared(n)
             finished = threading.Event()
             errors: list[BaseException] = []
 
             def target(w: _Worker, role: int) -> None:
                 try:
                     with _kernel_context():
-                        w.complete = run(w, role, n)
+                        w.complete = run(w, role, n, shared)
                 except BaseException as error:  # raised again in the calling thread
                     errors.append(error)
                 finally:
