@@ -60,6 +60,18 @@ def play_moves(cols, start, end, width, height):
     return current, mask, nb, OK
 
 
+@njit(cache=True, inline="always")
+def _columns_of(current_in, mask_in, width, height):
+    """What :func:`score_map` and :func:`best_map` need to try each column of a position:
+    its words, its cell count, the bottom and board masks, and the cells where the side to
+    move wins at once."""
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    board = board_mask(width, height)
+    wins = winning_cells(current, mask, height, board)
+    return current, mask, width * height, bottom_mask(width, height), board, wins
+
+
 @njit(cache=True, nogil=True)
 def score_map(
     current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
@@ -70,12 +82,7 @@ def score_map(
     order ``order`` (0-based columns); returns True if every column was solved, False when
     ``ctrl`` stopped the search (the columns not reached keep the trivial bounds).
     """
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
-    cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    wins = winning_cells(current, mask, height, board)
+    current, mask, cells, bottom, _board, wins = _columns_of(current_in, mask_in, width, height)
     res = np.zeros(2, dtype=np.int64)
     shared = np.zeros(2, dtype=np.int64)
     complete = True
@@ -121,12 +128,7 @@ def best_map(
     asks a child one question. Returns True when every column was placed; False when ``ctrl``
     stopped the search (the columns not reached keep the trivial bounds). Strong scores only.
     """
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
-    cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    wins = winning_cells(current, mask, height, board)
+    current, mask, cells, bottom, board, wins = _columns_of(current_in, mask_in, width, height)
     res = np.zeros(2, dtype=np.int64)
     own = np.zeros(2, dtype=np.int64)
     complete = solve_position(
