@@ -18,6 +18,7 @@ from typing import Protocol
 
 from ..game import Move, Outcome, State
 from .engine import SearchStopped
+from .events import Observer
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
 from .result import (
     UNLIMITED,
@@ -172,20 +173,25 @@ class Searching(ABC):
         *,
         analyse: bool = False,
         stop: threading.Event | None = None,
+        observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration; the last one is the answer (see
         :func:`deepen`). ``analyse``: give every legal move its own value. ``stop``: set it
-        (from another thread) to end the search as a spent budget does."""
+        (from another thread) to end the search as a spent budget does. ``observer``: called
+        with every step of the search (see :mod:`.events`); the search is then the generic
+        engine's, also for a game with a solver of its own."""
         check_state(state)
+        if observer is not None and not callable(observer):
+            raise TypeError(f"observer must be a function of one event, not {observer!r}")
         limits = Limits.of(limits).for_state(state)
         algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
-        return self._iterate(state, limits, algorithm, analyse, stop)
+        return self._iterate(state, limits, algorithm, analyse, stop, observer)
 
     @abstractmethod
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         """:meth:`iterate` once the arguments are checked and the algorithm chosen."""
 
@@ -197,17 +203,21 @@ class Searching(ABC):
         analyse: bool = False,
         on_iteration: Callable[[SearchResult], None] | None = None,
         stop: threading.Event | None = None,
+        observer: Observer | None = None,
     ) -> SearchResult:
         """Search ``state`` within ``limits`` and return the result.
 
         ``analyse``: also give every legal move its own value (``move_scores``).
         ``on_iteration``: called with the result of every completed iteration.
+        ``observer``: called with every step of the search (see :mod:`.events`).
         Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
         it comes between iterations, in ``on_iteration``).
         """
         result: SearchResult | None = None
         try:
-            for result in self.iterate(state, limits, analyse=analyse, stop=stop):
+            for result in self.iterate(
+                state, limits, analyse=analyse, stop=stop, observer=observer
+            ):
                 if on_iteration is not None:
                     on_iteration(result)
         except SearchInterrupted:

@@ -14,6 +14,7 @@ from typing import Any
 from ...game import Move, State
 from ..deepening import Root, Searching, check_state, deepen
 from ..driver import Searcher, solver_may_answer, unsolved
+from ..events import Observer
 from ..options import Limits, SearchOptions
 from ..pv import solver_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
@@ -124,8 +125,13 @@ class ParallelSearcher(Searching):
 
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
+        if observer is not None:
+            raise ValueError(
+                "the parallel searcher emits no search events: observe a serial Searcher "
+                "(its task log and timeline show the workers)"
+            )
         options = self.options
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
