@@ -60,8 +60,9 @@ class Step(Protocol):
     def partial(self) -> Root | None:
         """The moves of the iteration under way whose values are known, if any."""
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        """The principal variation starting with ``move``, whose value is ``value``."""
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        """The principal variation starting with ``move``, whose value is ``value``: at most
+        ``depth`` moves, or (None, for an exact value) to the end of the game."""
 
     def fallback(self) -> Move:
         """A move to play when nothing at all is known: the first in the search's order."""
@@ -152,11 +153,18 @@ def _result(
 ) -> SearchResult:
     legal = list(state.legal_moves())
     value, best, scores = rank_moves(legal, root.values, root.exact, analyse)
-    first = next((m for m in root.order if m in best), best[0])
-    pv = step.line(root, first, value, depth)
+    if rng is not None:
+        first = rng.choice(best)
+    else:
+        first = next((m for m in root.order if m in best), best[0])
+    pv = step.line(root, first, value, None if root.exact else depth)
+    if root.exact:
+        # an exact result's depth is its line's length to the end of the game: the same
+        # whatever the searcher's table held before (which can settle an iteration early)
+        depth = len(pv)
     return build_result(
         state, step.counters, algorithm, start, best, pv, Score(value, root.exact), scores,
-        depth, rng, root.order,
+        depth, None, [first],
     )
 
 

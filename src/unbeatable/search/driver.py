@@ -17,7 +17,7 @@ from .deepening import Root, Searching, check_state, deepen
 from .engine import Engine
 from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
-from .pv import principal_variation, solver_line
+from .pv import complete_line, principal_variation, solver_line
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import INFINITY, WIN, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
@@ -268,10 +268,11 @@ class _SerialStep:
     def partial(self) -> Root | None:
         return self.current if self.current.values else None
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        return principal_variation(
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        line = principal_variation(
             self.state, self.engine, root.lines.get(move, [move]), depth, value
         )
+        return line if depth is not None else complete_line(self.state, line, value, self.engine)
 
     def fallback(self) -> Move:
         return self.engine.ordered(self.state, None)[0]
