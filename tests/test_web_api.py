@@ -321,7 +321,7 @@ def test_a_bad_position_gets_the_message_of_the_command_line(
         ("/api/analyze", {"algorithm": "magic"}, "algorithm", "magic"),
         ("/api/analyze", {"timeout": "99"}, "timeout", "99"),
         ("/api/move", {"opponent": "genius"}, "opponent", "genius"),
-        ("/api/tree", {"depth": "2", "algorithm": "negamax"}, "algorithm", "negamax"),
+        ("/api/tree", {"depth": "2", "algorithm": "negascout"}, "algorithm", "negascout"),
         ("/api/tree", {"max_nodes": "100000"}, "max_nodes", "100000"),
         ("/api/parallel", {"workers": "99"}, "workers", "99"),
         ("/api/position", {"moves": "x.o/.../..."}, "moves", "x.o/.../..."),

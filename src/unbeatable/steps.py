@@ -478,10 +478,12 @@ def _name_root(tree: SearchTree, steps: list[Step], explainer: _Explainer) -> No
     )
 
 
-def step_json(step: Step, *, numbers: bool = True) -> dict[str, Any]:
-    """A step as the command line prints it: the event's six fields (``path`` in notation;
-    the engine's own integers) and ``text``; with ``numbers``, also ``node`` and the numbers as
-    the pictures write them (``shown``)."""
+def step_json(step: Step, *, node: bool = False) -> dict[str, Any]:
+    """A step as ``unbeatable tree --steps`` prints it: the event's six fields (``path`` in
+    the game's notation, the engine's own integers), ``text``, ``shown`` (the numbers as the
+    pictures write them: ``alpha``, ``beta``, ``value`` and its ``bound``) and, where the step
+    goes beyond the textbook, ``beyond``; with ``node``, also the id of its tree node (the
+    page's)."""
     event = step.event
     data: dict[str, Any] = {
         "kind": event.kind,
@@ -491,17 +493,17 @@ def step_json(step: Step, *, numbers: bool = True) -> dict[str, Any]:
         "value": event.value,
         "reason": event.reason,
         "text": step.text,
-    }
-    if numbers:
-        data["node"] = step.node
-        data["shown"] = {
+        "shown": {
             "alpha": step.alpha,
             "beta": step.beta,
             "value": step.value,
             "bound": step.bound,
-        }
-        if step.beyond is not None:
-            data["beyond"] = step.beyond
+        },
+    }
+    if step.beyond is not None:
+        data["beyond"] = step.beyond
+    if node:
+        data["node"] = step.node
     return data
 
 

@@ -34,7 +34,7 @@ from .graphviz import GRAPHVIZ_FORMATS, GraphvizError, GraphvizMissingError, ren
 from .search import Limits, Searcher, SearchOptions
 from .search import events as ev
 from .search.engine import Engine
-from .search.events import PASS, SearchEvent
+from .search.events import PASS, Observer, SearchEvent
 from .search.score import INFINITY, WIN, WIN_MIN, Score
 from .search.table import Bound, TranspositionTable
 
@@ -55,6 +55,7 @@ __all__ = [
     "GraphvizError",
     "GraphvizMissingError",
     "SearchTree",
+    "TextbookResult",
     "TreeNode",
     "TreeTooLargeError",
     "build_tree",
@@ -62,6 +63,7 @@ __all__ = [
     "format_value",
     "render",
     "small",
+    "textbook_alphabeta",
     "to_dot",
     "to_text",
     "value_key",
@@ -385,7 +387,9 @@ def build_tree(
         raise ValueError(f"the game is over in {state} ({state.outcome()}): there is no tree")
     recorder = _Recorder(state, algorithm, max_nodes)
     if textbook and algorithm == "alphabeta":
-        score, best_moves, pv, nodes, cutoffs, hits = _textbook(state, depth, table, recorder)
+        found = textbook_alphabeta(state, depth, table=table, observer=recorder)
+        score, best_moves, pv = found.score, found.pv[:1], found.pv
+        nodes, cutoffs, hits = found.nodes, found.cutoffs, found.table_hits
     else:
         searcher = Searcher(algorithm, table=table, hints=hints and algorithm == "alphabeta")
         result = searcher.search(state, Limits(depth=depth), observer=recorder)
@@ -421,11 +425,25 @@ def build_tree(
     )
 
 
-def _textbook(
-    state: State, depth: int, table: bool, recorder: _Recorder
-) -> tuple[Score, tuple[Move, ...], tuple[Move, ...], int, int, int]:
-    """The textbook's alpha-beta from ``state``: the engine's own node routine at the root
-    too, without mate-distance cuts. (score, best moves, line, nodes, cut-offs, table hits)."""
+@dataclass(frozen=True)
+class TextbookResult:
+    """What :func:`textbook_alphabeta` found: the root's ``score`` (side to move's view), its
+    line (``pv``), and the search's figures."""
+
+    score: Score
+    pv: tuple[Move, ...]
+    nodes: int
+    cutoffs: int
+    table_hits: int
+
+
+def textbook_alphabeta(
+    state: State, depth: int, *, table: bool = False, observer: Observer | None = None
+) -> TextbookResult:
+    """The textbook's alpha-beta from ``state`` to ``depth``: the engine's own node routine at
+    the root too (the root's window rises to the best value so far), without mate-distance
+    cuts, in legal move order; with ``table``, a transposition table. ``observer`` gets every
+    event (see :mod:`unbeatable.search.events`)."""
     options = SearchOptions(algorithm="alphabeta", table=table, hints=False)
     engine = Engine(
         table=TranspositionTable(options.entries) if table else None,
@@ -435,14 +453,17 @@ def _textbook(
         order=None,
         deadline=None,
         max_nodes=None,
-        observer=recorder,
+        observer=observer,
         mate_distance=False,
     )
     value = engine.alphabeta(state, depth, -INFINITY, INFINITY, 0)
-    line = tuple(engine.line(0))
-    score = Score(value, exact=engine.horizon == 0)
-    best = line[:1]
-    return score, best, line, engine.nodes, engine.cutoffs, engine.hits
+    return TextbookResult(
+        Score(value, exact=engine.horizon == 0),
+        tuple(engine.line(0)),
+        engine.nodes,
+        engine.cutoffs,
+        engine.hits,
+    )
 
 
 def _mark_pv(root: TreeNode) -> tuple[Move, ...]:

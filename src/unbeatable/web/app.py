@@ -27,6 +27,8 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, registered
+from ..steps import VIEWS
+from ..tree import TREE_ALGORITHMS
 from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
     DEFAULT_CAP,
@@ -237,8 +239,21 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, ("minimax", "alphabeta")) or "alphabeta"
-        hints = query.get("hints", "") in ("1", "true", "on")
+        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        hints = _flag(query, "hints")
+        textbook = _flag(query, "textbook")
+        if hints and textbook:
+            raise BadInput(
+                "textbook and hints exclude each other: the textbook's alpha-beta has no move "
+                "hints",
+                "hints",
+                query.get("hints", ""),
+            )
+        view = query.get("view", "").strip() or None
+        if view is not None and view not in VIEWS:
+            raise BadInput(f"view: choose one of {', '.join(VIEWS)}", "view", view)
+        boards_text = query.get("boards", "").strip()
+        boards = None if boards_text in ("", "auto") else _flag(query, "boards")
         max_nodes = optional_int(query, "max_nodes", 1, MAX_TREE_NODES) or 500
         timeout = timeout_of(query, self.cap)
         job = Job(
@@ -250,6 +265,11 @@ class Api:
             algorithm=algorithm,
             hints=hints,
             max_nodes=max_nodes,
+            table=_flag(query, "table"),
+            textbook=textbook,
+            view=view,
+            boards=boards,
+            quiz=_flag(query, "quiz"),
         )
         return await self.search(job, timeout)
 
@@ -293,6 +313,17 @@ class Api:
             return error(404, f"no such file: {name!r}", "path", name)
         content, media = found
         return Response(content, media_type=media, headers={"Cache-Control": "no-cache"})
+
+
+def _flag(query: Any, name: str) -> bool:
+    """A yes-or-no parameter: absent, empty, ``0``, ``false`` or ``off`` is no; ``1``,
+    ``true`` or ``on`` is yes; anything else a 400."""
+    text = query.get(name, "").strip().lower()
+    if text in ("", "0", "false", "off"):
+        return False
+    if text in ("1", "true", "on"):
+        return True
+    raise BadInput(f"{name}: {text!r} is not a yes or no (1 or 0)", name, text)
 
 
 def _guard(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:

@@ -28,7 +28,7 @@ from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher
 from ..tree import TreeTooLargeError, build_tree
 from .inputs import BadInput, endless, endless_limits, within
-from .treeview import algorithm_counts, tree_json
+from .treeview import algorithm_counts, quiz_answer, tree_view
 
 __all__ = ["Job", "run_job"]
 
@@ -49,6 +49,11 @@ class Job:
     hints: bool = False
     max_nodes: int = 500
     workers: int = 2
+    table: bool = False
+    textbook: bool = False
+    view: str | None = None
+    boards: bool | None = None
+    quiz: bool = False
 
 
 def capped(limits: Limits, cap: float) -> Limits:
@@ -117,13 +122,23 @@ def choose(job: Job) -> dict[str, Any]:
 
 
 def tree(job: Job) -> dict[str, Any]:
-    """The search tree (see :mod:`.treeview`) and every algorithm's node count beside it."""
+    """The search tree: its JSON, picture and steps (see :mod:`.treeview`), and every
+    algorithm's node count beside it. A quiz draws the minimax tree and answers with the moves
+    alpha-beta cuts off (``cuts``)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     depth = job.depth or 2
-    algorithm = job.algorithm or "alphabeta"
+    algorithm = "minimax" if job.quiz else job.algorithm or "alphabeta"
     try:
-        recorded = build_tree(state, depth, algorithm, hints=job.hints, max_nodes=job.max_nodes)
+        recorded = build_tree(
+            state,
+            depth,
+            algorithm,
+            hints=job.hints and not job.quiz,
+            table=job.table and not job.quiz,
+            textbook=job.textbook,
+            max_nodes=job.max_nodes,
+        )
     except TreeTooLargeError:
         where = repr(job.moves.strip()) if job.moves.strip() else "the start"
         raise BadInput(
@@ -133,7 +148,12 @@ def tree(job: Job) -> dict[str, Any]:
             "depth",
             str(depth),
         ) from None
-    return {"tree": tree_json(recorded), "counts": algorithm_counts(state, depth)}
+    view = "first" if job.quiz else job.view
+    data = tree_view(recorded, view=view, boards=job.boards)
+    data["counts"] = algorithm_counts(state, depth)
+    if job.quiz:
+        data["cuts"] = quiz_answer(state, depth, job.textbook, job.max_nodes)
+    return data
 
 
 def _finite(value: float) -> float | None:
