@@ -137,3 +137,15 @@ def test_textbook_and_library_alpha_beta_agree_on_the_value_and_differ_where_lab
     assert textbook.best_moves == textbook.pv[:1]
     with pytest.raises(ValueError, match="hints"):
         build_tree(state, 2, "alphabeta", textbook=True, hints=True)
+
+
+def test_the_task_log_says_which_iteration_each_task_belongs_to() -> None:
+    from unbeatable import Limits
+    from unbeatable.search import ParallelSearcher
+
+    state = get_game("mnk:4,4,4").parse_position("6,7")  # 14 moves: a presearch two plies up
+    with ParallelSearcher(2) as searcher:
+        searcher.search(state, Limits(depth=7))
+        iterations = [task.iteration for task in searcher.task_log]
+    assert set(iterations) == {5, 7}
+    assert iterations == sorted(iterations)  # the presearch ends before the search begins
