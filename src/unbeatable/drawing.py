@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from .game import FIRST, State
 from .games import Connect4, Connect4State, MNKState, SubtractionState
 from .search import events as ev
+from .timeline import TaskBar, Timeline
 from .tree import (
     HORIZON,
     PRUNED,
@@ -45,7 +46,10 @@ __all__ = [
     "Svg",
     "board_cells",
     "board_svg",
+    "hue",
     "node_states",
+    "split_svg",
+    "timeline_svg",
     "tree_layout",
     "tree_svg",
 ]
@@ -457,14 +461,19 @@ def _edge(
             attrs = f' opacity="{UNSEEN_OPACITY}"'
     path = f"M{_num(x)},{_num(start)}L{_num(cx)},{_num(cy - 2)}"
     parts = [f'<g class="{" ".join(classes)}" data-node="{child.id}"{attrs}>']
-    if pv:
+    if pv and _pv_shown(tree, states):
         parts.append(
-            f'<path d="{path}" stroke="{PV_COLOUR}" stroke-width="6" stroke-linecap="round" '
-            'opacity="0.7" fill="none"/>'
+            f'<path class="pvmark" d="{path}" stroke="{PV_COLOUR}" stroke-width="6" '
+            'stroke-linecap="round" opacity="0.7" fill="none"/>'
         )
     dash = ' stroke-dasharray="3,3"' if pruned else ""
     colour = PRUNED_COLOUR if pruned else "#7b838c"
     parts.append(f'<path d="{path}" stroke="{colour}" stroke-width="1.2"{dash} fill="none"/>')
+    # an invisible wide stroke, so that the branch is easy to click
+    parts.append(
+        f'<path class="hit" d="{path}" stroke="#000" stroke-opacity="0" stroke-width="12" '
+        'fill="none"/>'
+    )
     # the move, near the child's end of the edge
     t = 0.72
     lx, ly = x + (cx - x) * t, start + (cy - start) * t
@@ -477,6 +486,14 @@ def _edge(
     )
     parts.append("</g>")
     return "".join(parts)
+
+
+def _pv_shown(tree: SearchTree, states: dict[int, str] | None) -> bool:
+    """The principal variation is marked on the whole search, not before its end (it would
+    give the answer away while the search is stepped)."""
+    return states is None or all(
+        s in ("done", "cut") or s.startswith("done") for s in states.values()
+    )
 
 
 def _node_height(tree: SearchTree, layout: Layout) -> float:
@@ -530,20 +547,21 @@ def _node(
     parts.append(f"<title>{_esc(_tooltip(tree, node, view, moves))}</title>")
     if node.kind == PRUNED:
         parts.append(
-            f'<path d="M-4,2L4,10M4,2L-4,10" stroke="{PRUNED_COLOUR}" stroke-width="1.6" '
-            'stroke-linecap="round"/>'
+            f'<path class="shape" d="M-4,2L4,10M4,2L-4,10" stroke="{PRUNED_COLOUR}" '
+            'stroke-width="1.6" stroke-linecap="round"/>'
         )
         parts.append("</g>")
         return "".join(parts)
     top = 0.0
     if layout.board:
         body, height = _board_fragment(node.state, -layout.board / 2, 0, layout.board)
-        if node.on_pv:
+        if node.on_pv and _pv_shown(tree, states):
             parts.append(
-                f'<rect x="{_num(-layout.board / 2 - 3)}" y="-3" width="{_num(layout.board + 6)}"'
-                f' height="{_num(height + 6)}" rx="3" fill="{PV_COLOUR}" opacity="0.7"/>'
+                f'<rect class="pvmark" x="{_num(-layout.board / 2 - 3)}" y="-3" '
+                f'width="{_num(layout.board + 6)}" height="{_num(height + 6)}" rx="3" '
+                f'fill="{PV_COLOUR}" opacity="0.7"/>'
             )
-        parts.append(body)
+        parts.append(f'<g class="board">{body}</g>')
         top = layout.board_height + 3
     parts.append(_shape(node, top, maximising))
     if state is not None and "now" in state:
@@ -580,17 +598,17 @@ def _shape(node: TreeNode, top: float, maximising: bool) -> str:
     fill = "#fff" if node.kind in (HORIZON, SHORTCUT) else colour
     if node.kind == TERMINAL:
         shape = (
-            f'<rect x="{_num(-h / 2)}" y="{_num(top)}" width="{_num(h)}" height="{_num(h)}" '
-            f'rx="2" fill="{INK}"/>'
+            f'<rect class="shape" x="{_num(-h / 2)}" y="{_num(top)}" width="{_num(h)}" '
+            f'height="{_num(h)}" rx="2" fill="{INK}"/>'
         )
     elif maximising:
         shape = (
-            f'<path d="M0,{_num(top)}L{_num(w / 2)},{_num(top + h)}H{_num(-w / 2)}Z" '
+            f'<path class="shape" d="M0,{_num(top)}L{_num(w / 2)},{_num(top + h)}H{_num(-w / 2)}Z" '
             f'fill="{fill}" stroke="{colour}" stroke-width="1.5"{dash}/>'
         )
     else:
         shape = (
-            f'<path d="M{_num(-w / 2)},{_num(top)}H{_num(w / 2)}L0,{_num(top + h)}Z" '
+            f'<path class="shape" d="M{_num(-w / 2)},{_num(top)}H{_num(w / 2)}L0,{_num(top + h)}Z" '
             f'fill="{fill}" stroke="{colour}" stroke-width="1.5"{dash}/>'
         )
     if node.kind == TABLE:
@@ -644,3 +662,180 @@ def _ticks(end: float, count: int = 5) -> list[float]:
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     return [i * step for i in range(math.ceil(end / step - 1e-9) + 1)]
+
+
+# --- a parallel search ---------------------------------------------------------------------------
+
+
+def timeline_svg(line: Timeline, width: float = 900) -> Svg:
+    """A parallel search's tasks on a time line (see :mod:`unbeatable.timeline`): a lane per
+    worker, a bar per task from when it was sent until its result was back (the round trip),
+    the worker's own time on it as a dark line inside, each task in its colour (the split
+    tree's and the table's); a task that waited for its elder brother is marked ◆ at its
+    start. Each lane ends with the worker's busy share."""
+    left, right, row, top = 70.0, 80.0, 30.0, 8.0
+    lanes = max(1, line.workers)
+    end = max(line.elapsed, max((t.end for t in line.tasks), default=0.0), 1e-6)
+    ticks = _ticks(end)
+    scale = (width - left - right) / max(ticks[-1], end)
+    axis = top + lanes * row + 4
+    height = axis + 54
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline-chart" width="{_num(width)}" '
+        f'height="{_num(height)}" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'font-family="{FONT}">'
+    ]
+    for tick in ticks:
+        x = left + tick * scale
+        parts.append(
+            f'<line x1="{_num(x)}" x2="{_num(x)}" y1="{_num(top)}" y2="{_num(axis)}" '
+            f'stroke="#eef0f3"/>'
+        )
+        anchor = "end" if tick == ticks[-1] else "middle"
+        parts.append(
+            f'<text class="tick-label" x="{_num(x)}" y="{_num(axis + 14)}" font-size="11" '
+            f'fill="{MUTED}" text-anchor="{anchor}">{_esc(_tick_text(tick, ticks))}</text>'
+        )
+    legend = (
+        "time from the search's start; bar: a task from sent to its result back; dark line: "
+        "the worker's own time on it",
+        "◆: it waited for its elder brother; grey: a presearch; colour: the task (as in the "
+        "split tree and the table)",
+    )
+    for index, text in enumerate(legend):
+        parts.append(
+            f'<text x="{_num(left)}" y="{_num(axis + 30 + 14 * index)}" font-size="11" '
+            f'fill="{MUTED}">{_esc(text)}</text>'
+        )
+    busy = line.busy()
+    for lane in range(lanes):
+        y = top + lane * row
+        parts.append(
+            f'<text class="lane-label" x="4" y="{_num(y + row / 2 + 4)}" font-size="12" '
+            f'fill="{INK}">worker {lane + 1}</text>'
+        )
+        parts.append(
+            f'<line x1="{_num(left)}" x2="{_num(width - right)}" y1="{_num(y + row)}" '
+            f'y2="{_num(y + row)}" stroke="{LINE}" stroke-width="0.5"/>'
+        )
+        share = 100 * busy[lane] / line.elapsed if line.elapsed > 0 and lane < len(busy) else 0
+        parts.append(
+            f'<text x="{_num(width - right + 6)}" y="{_num(y + row / 2 + 4)}" font-size="11" '
+            f'fill="{MUTED}">busy {share:.0f} %</text>'
+        )
+    for task in line.earlier:
+        y = top + task.lane * row + 5
+        x = left + task.sent * scale
+        tip = (
+            f"presearch ({line.earlier_iteration} plies): {' '.join(task.moves)}, "
+            f"{task.seconds * 1000:.1f} ms in the worker, {task.nodes:,} nodes"
+        )
+        parts.append(
+            f'<g class="presearch"><title>{_esc(tip)}</title><rect x="{_num(x)}" y="{_num(y)}" '
+            f'width="{_num(max(1.5, task.round_trip * scale))}" height="{_num(row - 12)}" '
+            f'fill="#c9cdd3" stroke="#fff" stroke-width="0.5"/></g>'
+        )
+    for task in line.tasks:
+        y = top + task.lane * row + 5
+        x = left + task.sent * scale
+        colour = hue(task.index)
+        moves = " ".join(task.moves) or "(the root)"
+        tip = (
+            f"task {task.index + 1}: {moves}; sent at {task.sent * 1000:.1f} ms, back after "
+            f"{task.round_trip * 1000:.1f} ms, {task.seconds * 1000:.1f} ms in the worker, "
+            f"{task.nodes:,} nodes"
+        )
+        if task.waited_for is not None:
+            tip += f"; waited for its elder brother {' '.join(task.waited_for)}"
+        parts.append(
+            f'<g class="task" data-task="{task.index}"><title>{_esc(tip)}</title>'
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(max(1.5, task.round_trip * scale))}"'
+            f' height="{_num(row - 12)}" fill="{colour}" opacity="0.85" stroke="#fff" '
+            f'stroke-width="0.5"/>'
+            f'<rect x="{_num(x)}" y="{_num(y + row - 17)}" '
+            f'width="{_num(max(1.0, task.seconds * scale))}" height="4" fill="{INK}" '
+            f'opacity="0.6"/>'
+        )
+        if task.waited_for is not None:
+            parts.append(f'<path d="M{_num(x)},{_num(y - 4)}l3,3l-3,3l-3,-3z" fill="{INK}"/>')
+        parts.append("</g>")
+    parts.append("</svg>")
+    return Svg("".join(parts))
+
+
+def _tick_text(tick: float, ticks: list[float]) -> str:
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else tick
+    digits = 0 if step * 1000 >= 1 else 1 if step * 1000 >= 0.1 else 2
+    return f"{tick * 1000:.{digits}f} ms"
+
+
+def split_svg(line: Timeline) -> Svg:
+    """The split tree of a parallel search's last iteration: the root and the nodes the
+    manager split (grey), each task a square in its colour (the timeline's) with its number,
+    the move on each edge."""
+    children: dict[tuple[str, ...], list[tuple[str, ...]]] = {(): []}
+    task_of: dict[tuple[str, ...], TaskBar] = {}
+    for bar in line.tasks:
+        task_of[bar.moves] = bar
+        for depth in range(1, len(bar.moves) + 1):
+            node, parent = bar.moves[:depth], bar.moves[: depth - 1]
+            siblings = children.setdefault(parent, [])
+            if node not in siblings:
+                siblings.append(node)
+            children.setdefault(node, [])
+    slot, level, margin = 30.0, 46.0, 14.0
+    places: dict[tuple[str, ...], tuple[float, float]] = {}
+    cursor = margin
+    stack: list[tuple[tuple[str, ...], bool]] = [((), False)]
+    deepest = 0
+    while stack:
+        node, done = stack.pop()
+        below = children.get(node, [])
+        if not below:
+            places[node] = (cursor + slot / 2, margin + len(node) * level)
+            cursor += slot
+            deepest = max(deepest, len(node))
+            continue
+        if not done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(below))
+            continue
+        xs = [places[child][0] for child in below]
+        places[node] = ((xs[0] + xs[-1]) / 2, margin + len(node) * level)
+    width = max(cursor + margin, 200)
+    height = margin * 2 + deepest * level + 30
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="split-tree" width="{_num(width)}" '
+        f'height="{_num(height)}" viewBox="0 0 {_num(width)} {_num(height)}" '
+        f'font-family="{FONT}">'
+    ]
+    for node, below in children.items():
+        x, y = places[node]
+        for child in below:
+            cx, cy = places[child]
+            parts.append(
+                f'<path d="M{_num(x)},{_num(y + 8)}L{_num(cx)},{_num(cy - 8)}" stroke="{LINE}" '
+                'fill="none"/>'
+                f'<text x="{_num(x + (cx - x) * 0.75 + 3)}" y="{_num(y + (cy - y) * 0.75)}" '
+                'font-size="10" '
+                f'fill="{INK}" stroke="#fff" stroke-width="3" paint-order="stroke">'
+                f"{_esc(child[-1])}</text>"
+            )
+    for node, (x, y) in places.items():
+        task = task_of.get(node)
+        if task is None:
+            what = "the root" if not node else "split node " + " ".join(node)
+            parts.append(
+                f'<g class="split-node"><title>{_esc(what)}</title><circle cx="{_num(x)}" '
+                f'cy="{_num(y)}" r="7" fill="#d6dae0" stroke="{MUTED}"/></g>'
+            )
+            continue
+        tip = f"task {task.index + 1}: {' '.join(node)}, {task.nodes:,} nodes"
+        parts.append(
+            f'<g class="task" data-task="{task.index}"><title>{_esc(tip)}</title>'
+            f'<rect x="{_num(x - 9)}" y="{_num(y - 9)}" width="18" height="18" rx="3" '
+            f'fill="{hue(task.index)}"/><text x="{_num(x)}" y="{_num(y + 4)}" font-size="10" '
+            f'text-anchor="middle" fill="#fff" font-weight="700">{task.index + 1}</text></g>'
+        )
+    parts.append("</svg>")
+    return Svg("".join(parts))
