@@ -1,6 +1,6 @@
 """Exact Connect Four solver: a thin Python wrapper over the numba kernels.
 
-Scores use Pascal Pons' convention (see ``_kernel``): from the side to move's
+Scores use Pascal Pons' convention (see ``_negamax``): from the side to move's
 view, 0 is a draw, a win whose winning stone is placed when ``n`` stones are
 already on the board scores ``(width * height + 1 - n) // 2``, a loss the
 negation.  Weak mode only tells win/draw/loss and returns exactly 1/0/-1.
@@ -28,9 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _batch as B
-from . import _kernel as K
-from ._board import BUSY_BITS, SHALLOW_SLOTS
+from . import _columns as C
+from . import _negamax as K
 from ._cache import drop_stale_cache
+from ._table import SHALLOW_SLOTS
 from .database import load as load_database
 from .database import no_database
 
@@ -50,10 +51,10 @@ DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 
 _MIN_SLOTS = 1 << 16  # the slot index must hold the top 16 bits of the hash
 _STATUS_TEXT = {
-    K.BAD_COLUMN: "not a column",
-    K.COLUMN_FULL: "column already full",
-    K.GAME_OVER: "game already over (a move made four in a row)",
-    K.STOPPED: "search stopped",
+    B.BAD_COLUMN: "not a column",
+    B.COLUMN_FULL: "column already full",
+    B.GAME_OVER: "game already over (a move made four in a row)",
+    B.STOPPED: "search stopped",
 }
 
 Moves = str | Sequence[int]
@@ -144,7 +145,7 @@ class Analysis:
 
 class _Worker:
     """One search thread's private arrays: its stack (the layout of ``fu``/``fi`` is in
-    ``_kernel.negamax``), counters and control array."""
+    ``_negamax.negamax``), counters and control array."""
 
     def __init__(self, width: int, height: int) -> None:
         self.fu = np.zeros((width * height + 1, width + 5), dtype=np.uint64)
@@ -172,7 +173,7 @@ class Solver:
 
     The table persists across calls (never cleared unless :meth:`reset` is
     called, or ``solve_many(..., reset_each=True)``); its replacement rule is
-    "always replace" (see ``_kernel``); clearing it costs one generation step.
+    "always replace" (see ``_table``); clearing it costs one generation step.
 
     ``nodes`` is the number of search nodes visited by the last call (by all its threads;
     ``thread_nodes``: by each thread).
@@ -252,7 +253,7 @@ class Solver:
         return int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
 
     def _regions(self, threads: int) -> list[int]:
-        """The first slot of each search thread's own shallow region (see ``_board.table_place``):
+        """The first slot of each search thread's own shallow region (see ``_table.table_place``):
         one region after the other when the table holds them all, so that the threads of one
         search share the deep positions but not the shallow ones, whose slots each thread's
         core then keeps in its own cache (shared, every store of one thread evicts the line
@@ -278,7 +279,7 @@ class Solver:
         return encode_moves(moves, self.width)
 
     def _error(self, moves: Moves, status: int, index: int) -> ValueError:
-        if status == K.BAD_COLUMN:
+        if status == B.BAD_COLUMN:
             return ValueError(
                 f"move {index + 1} ({moves[index]!r}) is not a column 1..{self.width}"
             )
@@ -287,7 +288,7 @@ class Solver:
     def _position(self, moves: Moves) -> tuple[int, int, int]:
         cols = self._cols(moves)
         current, mask, nb, status = B.play_moves(cols, 0, cols.shape[0], self.width, self.height)
-        if status != K.OK:
+        if status != B.OK:
             raise self._error(moves, int(status), int(nb))
         return int(current), int(mask), int(nb)
 
@@ -370,8 +371,8 @@ class Solver:
         lower, upper = [], []
         for col in range(self.width):
             full = mask >> (col * (self.height + 1) + self.height - 1) & 1
-            lower.append(K.FULL_COLUMN if full else -reach)
-            upper.append(K.FULL_COLUMN if full else reach)
+            lower.append(C.FULL_COLUMN if full else -reach)
+            upper.append(C.FULL_COLUMN if full else reach)
         return lower, upper
 
     def analyze(
@@ -386,7 +387,7 @@ class Solver:
 
         def run(w: _Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done: bool = B.score_map(
+            done: bool = C.score_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
             return done
@@ -400,7 +401,7 @@ class Solver:
         max_nodes: int | None = None,
     ) -> Analysis:  # fmt: skip
         """Which columns are best, for a player that needs no other score (see
-        ``_batch.best_map``): a best column gets the position's exact score, another an upper
+        ``_columns.best_map``): a best column gets the position's exact score, another an upper
         bound below it (or its exact score when it loses at once), a full column None.
         ``complete`` here means every column was placed so; a limit or Ctrl-C that came first
         leaves the columns not reached with trivial bounds. Strong scores."""
@@ -410,7 +411,7 @@ class Solver:
 
         def run(w: _Worker, role: int, threads: int, shared: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done = bool(B.best_map(
+            done = bool(C.best_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.lo, w.hi,
                 order,
             ))  # fmt: skip
@@ -469,7 +470,7 @@ class Solver:
         """The array that the ``threads`` threads of one search share: the score's bounds
         known so far, then (with several threads) the marks of the children being searched
         (see ``negamax``)."""
-        n = 2 + (1 << BUSY_BITS if threads > 1 else 0)
+        n = 2 + (1 << K.BUSY_BITS if threads > 1 else 0)
         shared = np.zeros(n, dtype=np.int64)
         shared[0] = -K.SHARED_BIG
         shared[1] = K.SHARED_BIG
@@ -578,8 +579,8 @@ class Solver:
         else:
             lo = np.max([w.lo[:entries] for w in workers], axis=0)
             hi = np.min([w.hi[:entries] for w in workers], axis=0)
-        lower = [None if v == K.FULL_COLUMN else int(v) for v in lo]
-        upper = [None if v == K.FULL_COLUMN else int(v) for v in hi]
+        lower = [None if v == C.FULL_COLUMN else int(v) for v in lo]
+        upper = [None if v == C.FULL_COLUMN else int(v) for v in hi]
         complete = all(a == b for a, b in zip(lower, upper, strict=True))
         return Analysis(lower, upper, complete, interrupted and not complete, self.nodes)
 
@@ -628,7 +629,7 @@ class Solver:
             )  # fmt: skip
         self.generation = int(self._ctrl[K.CTRL_GEN])
         self.nodes = int(nodes.sum())
-        bad = np.flatnonzero(status != K.OK)
+        bad = np.flatnonzero(status != B.OK)
         if bad.size:
             i = int(bad[0])
             raise ValueError(f"position {i} {positions[i]!r}: {_STATUS_TEXT[int(status[i])]}")
