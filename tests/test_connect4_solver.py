@@ -287,7 +287,7 @@ def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]
     """``Solver.best`` against every column's exact score: the best columns get the top score
     exactly, every other column bounds that hold with an upper end below the top score, a full
     column None."""
-    current, mask, nb = solver._position(moves)
+    current, mask, nb = solver.position(moves)
     found = solver.best(current, mask, nb)
     assert found.complete and not found.interrupted
     top = max(v for v in scores if v is not None)
@@ -337,7 +337,7 @@ def test_best_columns_agree_with_every_columns_score() -> None:
 
 def test_best_columns_cut_short_by_a_node_budget_are_incomplete() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
-    current, mask, nb = s._position("4")
+    current, mask, nb = s.position("4")
     found = s.best(current, mask, nb, max_nodes=5_000)
     assert not found.complete and not found.interrupted
     for c in range(7):  # only the trivial bounds (and exact winning moves: none here)

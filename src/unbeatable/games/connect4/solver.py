@@ -285,7 +285,12 @@ class Solver:
             )
         return ValueError(f"illegal move {index + 1} in {moves!r}: {_STATUS_TEXT[status]}")
 
-    def _position(self, moves: Moves) -> tuple[int, int, int]:
+    def position(self, moves: Moves) -> tuple[int, int, int]:
+        """The position after ``moves`` as bitboards: ``(current, mask, stones)``, the side to
+        move's stones, every stone and how many there are (the layout of
+        :class:`~.game.Connect4State`), as :meth:`bounds` and the other searches take it.
+        Raises ValueError for a move that is not a column, into a full column or after four
+        in a row."""
         cols = self._cols(moves)
         current, mask, nb, status = B.play_moves(cols, 0, cols.shape[0], self.width, self.height)
         if status != B.OK:
@@ -294,7 +299,7 @@ class Solver:
 
     def solve(self, moves: Moves = "", weak: bool = False, book: bool | None = None) -> int:
         """Score of the position after ``moves`` for the side to move (weak: 1/0/-1)."""
-        return self.solve_bitboards(*self._position(moves), weak=weak, book=book)
+        return self.solve_bitboards(*self.position(moves), weak=weak, book=book)
 
     def score_map(
         self, moves: Moves = "", weak: bool = False, book: bool | None = None
@@ -304,7 +309,7 @@ class Solver:
         The position's own score is the maximum of the map.  In a position whose
         game is over already, ValueError is raised.
         """
-        current, mask, nb = self._position(moves)
+        current, mask, nb = self.position(moves)
         result = self.analyze(current, mask, nb, weak=weak, book=book)
         if result.interrupted:
             raise KeyboardInterrupt
@@ -642,6 +647,6 @@ def compile_kernels() -> float:
     s = Solver(table_bytes=8 * _MIN_SLOTS, width=4, height=4)
     s.solve("")
     s.score_map("1")
-    s.best(*s._position("1"))
+    s.best(*s.position("1"))
     s.solve_many(["12", "21"])
     return time.perf_counter() - t0
