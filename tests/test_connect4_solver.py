@@ -368,6 +368,29 @@ def test_bad_input() -> None:
     assert list(encode_moves([1, 7])) == [0, 6]
 
 
+def test_position_gives_the_bitboards_of_the_game_state() -> None:
+    """The door from moves to the bitboard searches: the state the game makes of the same
+    moves, and the move errors of :meth:`Solver.solve`."""
+    from unbeatable import get_game
+
+    s = Solver(table_bytes=1 << 16, width=5, height=4, book=False)
+    for moves in ("", "3", "3312", "11223"):
+        state = get_game("connect4:width=5,height=4").parse_position(moves)
+        assert s.position(moves) == (state.current, state.mask, state.moves)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="full"):
+        s.position("11111")
+    with pytest.raises(ValueError, match="not a column"):
+        s.position("16")
+
+
+def test_score_map_bitboards_is_a_deprecated_analyze() -> None:
+    s = Solver(table_bytes=1 << 16, width=5, height=4, book=False)
+    current, mask, stones = s.position("3312")
+    with pytest.warns(DeprecationWarning, match="analyze"):
+        old = s.score_map_bitboards(current, mask, stones)
+    assert old == s.analyze(current, mask, stones).lower == s.score_map("3312")
+
+
 # ---------------------------------------------------------------- no JIT
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from unbeatable import get_game
 from unbeatable.games.connect4 import _negamax as K
+from unbeatable.games.connect4 import _threads
 from unbeatable.games.connect4._negamax import BUSY_BITS, BUSY_EMPTY
 from unbeatable.games.connect4._table import HASH_MUL
 from unbeatable.games.connect4.game import Connect4State
@@ -167,13 +168,13 @@ def test_a_solver_gives_its_threads_marks_and_leaves_none(
     threads: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[npt.NDArray[np.int64]] = []
-    original = Solver._shared
+    original = _threads.shared_array
 
-    def spy(self: Solver, n: int) -> npt.NDArray[np.int64]:
+    def spy(n: int) -> npt.NDArray[np.int64]:
         made.append(original(n))
         return made[-1]
 
-    monkeypatch.setattr(Solver, "_shared", spy)
+    monkeypatch.setattr(_threads, "shared_array", spy)
     solver = Solver(table_bytes=1 << 22, book=False, threads=threads)
     state = _state("2416615552")  # about a million nodes
     for budget in (None, 20_000):
