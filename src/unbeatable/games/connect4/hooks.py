@@ -115,7 +115,7 @@ def _load(game: BoardSize, table_size: int | None) -> None:
 
         solver_for(game, table_size)
         warm = Solver(0, 4, 4, threads=1)
-        tiny = warm.position("1")
+        tiny = (0, 1, 1)  # "1": one stone at the bottom of column 1, none the side to move's
         warm.bounds(*tiny)
         warm.analyze(*tiny)
         warm.best(*tiny)
