@@ -128,6 +128,21 @@ class Run:
     def _key(self, state: State) -> Any:
         return self.engine.key(state)
 
+    def line_engine(self) -> Engine:
+        """An engine for completing an exact line in this process (see
+        :func:`..pv.complete_line`): the search's options, deadline and stop flag."""
+        options = self.config.options
+        return Engine(
+            table=None,
+            symmetry=options.symmetry,
+            hints=True,
+            evaluate=None,
+            order=None,
+            deadline=self.deadline,
+            max_nodes=None,
+            stop=self.stop,
+        )
+
     def _child_window(self, node: Node) -> tuple[int, int]:
         """The window of ``node``'s next move, from ``node``'s side to move."""
         if node.parent is None:
