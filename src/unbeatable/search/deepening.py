@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from ..game import Move, Outcome, State
+from ..game import Move, Outcome, Payoff, State
 from .engine import SearchStopped
 from .events import Observer
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
@@ -243,9 +243,10 @@ def check_state(state: object) -> None:
     if not isinstance(state, State):
         raise TypeError(f"search needs a State, not {type(state).__name__} {state!r}")
     outcome = state.outcome()
-    if outcome is not None and not isinstance(outcome, Outcome):
+    if outcome is not None and not isinstance(outcome, (Outcome, Payoff)):
         raise TypeError(
-            f"{type(state).__name__}.outcome() must return an Outcome or None, not {outcome!r}"
+            f"{type(state).__name__}.outcome() must return an Outcome, a Payoff or None, "
+            f"not {outcome!r}"
         )
     if outcome is None and not list(state.legal_moves()):
         raise ValueError(

@@ -94,7 +94,7 @@ class Searcher(Searching):
         )
         outcome = state.outcome()
         if outcome is not None:
-            value = engine.terminal_value(state, outcome.winner, 0)
+            value = engine.terminal_value(state, outcome, 0)
             yield build_result(
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 
-from ..game import FIRST, Move, State
+from ..game import FIRST, Move, Outcome, Payoff, State
 from . import events as ev
 from .events import PASS, Observer, SearchEvent
 from .score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, from_table, to_table
@@ -225,7 +225,7 @@ class Engine:
                 self.check()
             outcome = child.outcome()
             if outcome is not None:
-                value = self.terminal_value(child, outcome.winner, ply + 1)
+                value = self.terminal_value(child, outcome, ply + 1)
                 value = value if child.to_move == side else -value
             elif child.to_move == side:
                 value = self.quiesce(child, alpha, beta, ply + 1)
@@ -274,6 +274,8 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
+            if isinstance(outcome, Payoff):
+                return outcome.values[FIRST]  # type: ignore[return-value]
             winner = outcome.winner
             if winner is None:
                 return 0
@@ -315,7 +317,7 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            return self.terminal_value(state, outcome.winner, ply)
+            return self.terminal_value(state, outcome, ply)
         if depth <= 0:
             return self.static_value(state)
         table = self.table
@@ -356,7 +358,15 @@ class Engine:
         return from_table(entry.value, ply)
 
     @staticmethod
-    def terminal_value(state: State, winner: int | None, ply: int) -> int:
+    def terminal_value(
+        state: State, outcome: Outcome | Payoff | int | None, ply: int
+    ) -> int:
+        """The value of a finished game ``ply`` plies from the root, from its side to move's
+        view: a win ``WIN - ply``, a loss its negation, a draw 0, a :class:`Payoff` the side
+        to move's number (``outcome`` may also be the winner: a player, or None)."""
+        if isinstance(outcome, Payoff):
+            return outcome.values[state.to_move]  # type: ignore[return-value]
+        winner = outcome.winner if isinstance(outcome, Outcome) else outcome
         if winner is None:
             return 0
         return WIN - ply if winner == state.to_move else ply - WIN
@@ -525,7 +535,7 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            return self.terminal_value(state, outcome.winner, ply), None, None, ev.TERMINAL
+            return self.terminal_value(state, outcome, ply), None, None, ev.TERMINAL
         # No result here can beat a win on the next move or lose sooner than on it.
         ceiling = WIN - ply - 1
         if self.mate_distance:

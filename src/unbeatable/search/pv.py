@@ -62,7 +62,7 @@ def principal_variation(
         expected = child_value(value, position, child)
         outcome = child.outcome()
         if outcome is not None:
-            if engine.terminal_value(child, outcome.winner, 0) != expected:
+            if engine.terminal_value(child, outcome, 0) != expected:
                 break
         else:
             found = table.probe(engine.key(child))
@@ -110,7 +110,7 @@ def complete_line(
                 expected = child_value(value, position, child)
                 outcome = child.outcome()
                 if outcome is not None:
-                    kept = helper.terminal_value(child, outcome.winner, 0) == expected
+                    kept = helper.terminal_value(child, outcome, 0) == expected
                 else:
                     below = alphabeta_stack(helper, child, UNLIMITED, expected - 1, expected + 1, 0)
                     kept = below == expected

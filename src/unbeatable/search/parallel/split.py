@@ -234,7 +234,7 @@ class Run:
         value: int | None = None
         line: list[Move] = []
         if outcome is not None:
-            value = engine.terminal_value(state, outcome.winner, ply)
+            value = engine.terminal_value(state, outcome, ply)
             self.totals.seldepth = max(self.totals.seldepth, ply)
         else:
             ceiling = WIN - ply - 1
@@ -425,7 +425,7 @@ class Run:
             if outcome is None:
                 queue.append(index)
                 continue
-            value = self.engine.terminal_value(child, outcome.winner, 1)
+            value = self.engine.terminal_value(child, outcome, 1)
             values[move] = value if child.to_move == state.to_move else -value
         while queue or self.tasks:
             while queue and len(self.tasks) < self.workers:
