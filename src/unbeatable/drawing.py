@@ -26,8 +26,10 @@ import html
 import math
 from dataclasses import dataclass
 
+from . import display
 from .game import FIRST, State
 from .games import Connect4, Connect4State, MNKState, SubtractionState
+from .search import SearchResult
 from .search import events as ev
 from .timeline import TaskBar, Timeline
 from .tree import (
@@ -48,6 +50,7 @@ __all__ = [
     "board_svg",
     "hue",
     "node_states",
+    "result_html",
     "split_svg",
     "timeline_svg",
     "tree_layout",
@@ -370,7 +373,7 @@ def tree_svg(
         title = _title(tree)
     lines = [title] if title else []
     if legend:
-        lines += [_legend_line(tree, view), value_key(tree.scale, view)]
+        lines += [_legend_line(tree, view), value_key(tree.scale, view, numeric=tree.numeric)]
     for index, line in enumerate(lines):
         weight = ' font-weight="600"' if index == 0 and title else ""
         head.append(
@@ -839,3 +842,73 @@ def split_svg(line: Timeline) -> Svg:
         )
     parts.append("</svg>")
     return Svg("".join(parts))
+
+
+# --- a search's result, in a notebook ----------------------------------------------------------
+
+
+def result_html(result: SearchResult) -> str:
+    """A search's result as HTML: the position's board (when the game has a drawing), every
+    move's score (the best starred), the principal variation and the search's figures."""
+    state = result.state
+    parts = ['<div class="unbeatable-result" style="display:flex;gap:16px;align-items:flex-start">']
+    if state is not None:
+        board = board_svg(state, 140)
+        if board is not None:
+            parts.append(f"<div>{board}</div>")
+
+    def text(move: object) -> str:
+        return _esc(state.move_text(move) if state is not None else move)
+
+    rows = []
+    scores = result.move_scores or {}
+    if scores:
+        for move, score in scores.items():
+            star = " ★" if move in result.best_moves else ""
+            rows.append(f"<tr><td>{text(move)}</td><td>{_esc(score)}{star}</td></tr>")
+    table = (
+        "<table><thead><tr><th>move</th><th>score</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+        if rows
+        else ""
+    )
+    line = " ".join(text(m) for m in result.pv)
+    best = ", ".join(text(m) for m in result.best_moves)
+    facts = [
+        ("score", f"{result.score} (for the side to move)"),
+        ("best moves", best),
+        ("principal variation", line),
+        ("nodes", f"{result.nodes:,}"),
+        ("cut-offs", f"{result.cutoffs:,}"),
+        ("table hits", f"{result.table_hits:,}"),
+        ("depth", str(result.depth)),
+        ("time", f"{result.elapsed * 1000:.1f} ms"),
+        (
+            "algorithm",
+            result.algorithm
+            + (", exact" if result.exact else ", heuristic")
+            + ("" if result.complete else ", stopped by its limit"),
+        ),
+    ]
+    listed = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(v)}</td></tr>" for k, v in facts)
+    parts.append(f"<div>{table}</div><div><table>{listed}</table></div></div>")
+    return "".join(parts)
+
+
+def _state_svg(state: State) -> str | None:
+    return board_svg(state)
+
+
+def _tree_svg(tree: SearchTree) -> str:
+    return tree_svg(tree)
+
+
+def _timeline_svg(line: Timeline) -> str:
+    return timeline_svg(line)
+
+
+display.register("state", _state_svg)
+display.register("tree", _tree_svg)
+display.register("result", result_html)
+display.register("timeline", _timeline_svg)

@@ -23,6 +23,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from .display import show
+
 __all__ = [
     "FIRST",
     "SECOND",
@@ -422,6 +424,13 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
+
+    # --- in a notebook --------------------------------------------------------------------
+
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture in Jupyter (:func:`unbeatable.drawing.board_svg`), for the
+        games that have one; None (the text) for the others."""
+        return show("state", self)
 
 
 def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:

@@ -333,7 +333,10 @@ class _Explainer:
                 self.root_best = parent_value
         if reason == ev.TERMINAL:
             outcome = node.state.outcome()
-            words = value_words(self.shown(own, node), self.scale, self.view)
+            numeric = self.tree.numeric
+            words = value_words(self.shown(own, node), self.scale, self.view, numeric=numeric)
+            if numeric:
+                return f"{where_cap} is a leaf: {words} ({shown}).", None
             return f"{where_cap} ends the game ({outcome}): {shown}, {words}.", None
         if reason == ev.HORIZON:
             return (
@@ -459,7 +462,7 @@ def _name_root(tree: SearchTree, steps: list[Step], explainer: _Explainer) -> No
     flip = explainer.view == "mover" and root.state.to_move != FIRST
     value = -root.value if flip else root.value
     best = " ".join(root.state.move_text(m) for m in tree.best_moves[:1])
-    words = value_words(value, tree.scale, explainer.view)
+    words = value_words(value, tree.scale, explainer.view, numeric=tree.numeric)
     text = (
         f"The root is worth {format_value(value, EXACT, tree.scale)} ({words}); the search "
         f"plays {best}. {tree.nodes} nodes searched"

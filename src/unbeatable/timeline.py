@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .display import show
 from .search.parallel import TaskStats
 
 __all__ = ["TaskBar", "Timeline", "timeline"]
@@ -68,6 +69,10 @@ class Timeline:
     serial_nodes: int | None = None
     startup: float | None = None
     earlier_iteration: int = 0
+
+    def _repr_svg_(self) -> str | None:
+        """The timeline as a picture, in Jupyter (:func:`unbeatable.drawing.timeline_svg`)."""
+        return show("timeline", self)
 
     def busy(self) -> list[float]:
         """Each worker's time in its tasks, a presearch's included (seconds)."""

@@ -29,6 +29,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .display import show
 from .game import FIRST, Move, State
 from .graphviz import GRAPHVIZ_FORMATS, GraphvizError, GraphvizMissingError, render
 from .search import Limits, Searcher, SearchOptions
@@ -180,6 +181,11 @@ class SearchTree:
         """Every node, parents before children, in search order."""
         return _walk(self.root)
 
+    @property
+    def numeric(self) -> bool:
+        """Whether the game ends in numbers (a typed tree's leaves) rather than wins."""
+        return bool(getattr(self.root.state, "numeric_outcomes", False))
+
     def paths(self) -> dict[int, tuple[str, ...]]:
         """Every node's moves from the root, in the game's notation, by node id."""
         found: dict[int, tuple[str, ...]] = {self.root.id: ()}
@@ -192,11 +198,9 @@ class SearchTree:
         """Every node of the tree by its id."""
         return {node.id: node for node in self.walk()}
 
-    def _repr_svg_(self) -> str:
-        """The tree as a picture, in Jupyter (see :func:`unbeatable.drawing.tree_svg`)."""
-        from .drawing import tree_svg  # the drawing sits on top of the tree
-
-        return tree_svg(self)
+    def _repr_svg_(self) -> str | None:
+        """The tree as a picture, in Jupyter (:func:`unbeatable.drawing.tree_svg`)."""
+        return show("tree", self)
 
 
 def _walk(root: TreeNode) -> list[TreeNode]:
@@ -501,7 +505,7 @@ def value_scale(events: Iterable[SearchEvent], depth: int) -> int:
     return scale
 
 
-def small(value: int, scale: int = SCALE) -> float:
+def small(value: float, scale: int = SCALE) -> float:
     """The engine's ``value`` as the pictures write it: a win ``d`` plies away ``scale - d``,
     a loss ``-(scale - d)``, the window's ends infinite, anything else as it is."""
     if value >= INFINITY:
@@ -515,7 +519,7 @@ def small(value: int, scale: int = SCALE) -> float:
     return value
 
 
-def format_value(value: int | None, bound: Bound = EXACT, scale: int = SCALE) -> str:
+def format_value(value: float | None, bound: Bound = EXACT, scale: int = SCALE) -> str:
     """A value as every picture writes it (:func:`small`): ``+97``, ``0``, ``-12``, ``+∞``,
     with ``≥ ``/``≤ `` in front of a bound; ``pruned`` for None."""
     if value is None:
@@ -525,16 +529,24 @@ def format_value(value: int | None, bound: Bound = EXACT, scale: int = SCALE) ->
         text = "+∞"
     elif number == -math.inf:
         text = "-∞"
+    elif number != int(number):  # a payoff of a typed tree may be a fraction
+        text = f"{number:+g}"
     else:
         text = f"{int(number):+d}" if number else "0"
     prefix = {EXACT: "", LOWER: "≥ ", UPPER: "≤ "}[bound]
     return prefix + text
 
 
-def value_words(value: int, scale: int = SCALE, view: str = "first") -> str:
+def value_words(
+    value: float, scale: int = SCALE, view: str = "first", *, numeric: bool = False
+) -> str:
     """What a value means, in words: ``max wins 3 plies from here`` and the like. ``view``:
     ``first`` for a value from the first player's view (max/min), ``mover`` for one from the
-    side to move's view (negamax). Win distances are counted from the root."""
+    side to move's view (negamax). Win distances are counted from the root. ``numeric``: the
+    game ends in numbers (a :class:`~unbeatable.game.Payoff`, a typed tree's leaves)."""
+    if numeric:
+        who = "MAX" if view == "first" else "the side to move"
+        return f"{who} gets {format_value(value, scale=scale).lstrip('+')}"
     if value >= WIN_MIN:
         who = "max wins" if view == "first" else "the side to move wins"
         return f"{who} {WIN - value} plies from the root"
@@ -546,8 +558,13 @@ def value_words(value: int, scale: int = SCALE, view: str = "first") -> str:
     return "an evaluation at the depth limit"
 
 
-def value_key(scale: int = SCALE, view: str = "first") -> str:
-    """The key to the numbers, for a legend."""
+def value_key(scale: int = SCALE, view: str = "first", *, numeric: bool = False) -> str:
+    """The key to the numbers, for a legend (``numeric``: the game ends in numbers, a typed
+    tree's leaves)."""
+    if numeric:
+        if view == "first":
+            return "values from MAX's view: the leaves are what MAX gets (MIN gets the negation)"
+        return "values from the side to move's view: what the player to move gets"
     if view == "first":
         return (
             f"values from MAX's view: +({scale} - d) MAX wins d plies from the root, "

@@ -58,8 +58,9 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
             "instead, the steps the web page shows."
         ),
         epilog=(
-            "Examples: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg; "
-            "unbeatable tree tictactoe 5137 --steps --textbook"
+            "Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg; "
+            "and step by step: unbeatable tree 'leaves:[[3,5],[6,[9,1]],[1,2]]' --depth 3 "
+            "--steps --textbook"
         ),
     )
     common.add_game(p)
@@ -201,7 +202,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         extra += " (textbook)" if args.textbook else ""
         title = (
             f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}{extra}"
-            f"\n{summary}\n{TREE_LEGEND}\n{value_key(tree.scale)}"
+            f"\n{summary}\n{TREE_LEGEND}\n{value_key(tree.scale, numeric=tree.numeric)}"
         )
         text = to_dot(tree, title=title, board=game.picture if args.boards else None)
     return emit(args, streams, fmt, text, summary)

@@ -97,7 +97,7 @@ def tree_json(tree: SearchTree, view: str | None = None) -> dict[str, Any]:
         "table_hits": tree.table_hits,
         "score": str(tree.score),
         "scale": tree.scale,
-        "key": value_key(tree.scale, view),
+        "key": value_key(tree.scale, view, numeric=tree.numeric),
         "root": node_json(tree.root),
     }
 
