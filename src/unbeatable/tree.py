@@ -462,7 +462,7 @@ def textbook_alphabeta(
     )
     value = engine.alphabeta(state, depth, -INFINITY, INFINITY, 0)
     return TextbookResult(
-        Score(value, exact=engine.horizon == 0),
+        Score(value, exact=engine.horizon == 0, numeric=state.numeric_outcomes),
         tuple(engine.line(0)),
         engine.nodes,
         engine.cutoffs,

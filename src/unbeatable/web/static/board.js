@@ -109,8 +109,8 @@ function columns(container, board, options) {
       const hole = svg("circle", { cx, cy, r: size * 0.38, class: kind ? `disc disc-${kind}` : "hole" }, g);
       if (isWin(board, r, c)) hole.classList.add("win-cell");
       // the disc the last move dropped: the highest in its column
-      const top = kind && (r === 0 || !board.cells[r - 1][c]);
-      if (top && options.last && String(c + 1) === options.last) {
+      const highest = kind && (r === 0 || !board.cells[r - 1][c]);
+      if (highest && options.last && String(c + 1) === options.last) {
         const ring = svg("circle", { cx, cy, r: size * 0.2, class: "last-cell" }, g);
         ring.setAttribute("data-last", options.lastByAi ? "ai" : "player");
       }

@@ -193,11 +193,22 @@ function specParts(spec) {
   const [name, rest = ""] = spec.split(":");
   const values = {};
   const game = page.games.find((g) => g.name === name) || page.games.find((g) => g.spec === name);
+  if (game && textParam(game)) {
+    // a game given as one text (a typed tree): the whole rest is its parameter
+    const param = game.params[0].name;
+    values[param] = rest.startsWith(`${param}=`) ? rest.slice(param.length + 1) : rest;
+    return { name: game.name, values };
+  }
   rest.split(",").filter(Boolean).forEach((part, index) => {
     const [key, value] = part.includes("=") ? part.split("=") : [game && game.params[index] ? game.params[index].name : String(index), part];
     values[key.trim()] = value.trim();
   });
   return { name: game ? game.name : name, values };
+}
+
+// A game whose one parameter is a text (leaves: the tree), not a number.
+function textParam(game) {
+  return game.params.length === 1 && typeof game.params[0].default === "string";
 }
 
 function drawParams(values = {}) {
@@ -216,13 +227,20 @@ function drawParams(values = {}) {
   if (!game.available) html("span", { class: "unavailable" }, holder, game.error);
   for (const param of game.params) {
     const label = html("label", {}, holder, `${param.name} `);
-    html("input", { type: "number", min: "1", name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
+    const text = typeof param.default === "string";
+    const attrs = text ? { type: "text", size: "24", spellcheck: "false" } : { type: "number", min: "1" };
+    html("input", { ...attrs, name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
   }
 }
 
 function chosenSpec() {
   const name = $("game").value;
   const game = page.games.find((g) => g.name === name);
+  if (game && textParam(game)) {
+    const input = $("params").querySelector("input.param");
+    const value = input ? input.value.trim() : "";
+    return value && value !== game.params[0].default ? `${name}:${value}` : name;
+  }
   const parts = [];
   for (const input of $("params").querySelectorAll("input.param")) {
     parts.push(`${input.dataset.param}=${input.value.trim()}`);
@@ -341,8 +359,9 @@ async function load(push = false) {
   if (aiToMove(position)) {
     if (page.arrival) {
       // a shared link, a reload or the history: the AI waits until asked
-      setStatus(`It is the AI's turn (${sideName(position.to_move, position)}).`, "turn");
+      setStatus(`It is the AI's turn (${sideName(position.to_move, position)}): press "Let the AI move".`, "turn");
       $("ai-move").hidden = false;
+      await analyse(token);
       review(token);
       return;
     }
@@ -616,8 +635,9 @@ function showMoveList() {
       if (!same) span.append(html("small", {}, null, ` (best: ${valueText(found.best)})`));
       if (turned(found)) {
         item.classList.add("mistake");
-        if (index === lastTurn) item.classList.add("turning");
-        span.append(html("small", {}, null, index === lastTurn ? " ✗ turned the game" : " ✗"));
+        if (index === lastTurn && position.over) item.classList.add("turning");
+        const turning = index === lastTurn && position.over;
+        span.append(html("small", {}, null, turning ? " ✗ turned the game" : " ✗ a mistake"));
       }
     } else {
       html("span", { class: "delta muted" }, button, " ·");

@@ -35,11 +35,18 @@ export class TreeView {
     this.view = { x: 0, y: 0, scale: 1 };
     this.quiz = null; // { cuts: Set(path), byPath: Map(path -> id), guesses: Set(path) }
     this.selected = -1;
+    this.own = null; // the spec of a typed tree drawn instead of the game's position
+  }
+
+  // The position drawn: the game's, or a typed tree's root.
+  where() {
+    return this.own ? { game: this.own, moves: "" } : this.host.where();
   }
 
   wire() {
     $("tree-form").addEventListener("submit", (event) => {
       event.preventDefault();
+      this.own = null;
       this.draw(false);
     });
     $("quiz-start").addEventListener("click", () => this.draw(true));
@@ -90,8 +97,8 @@ export class TreeView {
     const algorithm = $("tree-algorithm").value;
     const alphabeta = algorithm === "alphabeta";
     return {
-      ...this.host.where(),
-      depth: $("tree-depth").value,
+      ...this.where(),
+      depth: this.own ? String(this.ownDepth) : $("tree-depth").value,
       algorithm,
       hints: alphabeta && $("tree-hints").checked ? "1" : "",
       textbook: (alphabeta || quiz) && $("tree-textbook").checked ? "1" : "",
@@ -262,7 +269,7 @@ export class TreeView {
     $("node-info").hidden = false;
     const board = $("node-board");
     clear(board);
-    const where = this.host.where();
+    const where = this.where();
     const base = where.moves ? where.moves.split(",").filter(Boolean) : [];
     try {
       const position = await get("/api/position", { ...where, moves: [...base, ...node.path].join(",") });
@@ -564,16 +571,16 @@ export class TreeView {
 
   async ownTree() {
     const text = $("own-leaves").value.trim();
-    const spec = `leaves:${text}`;
-    const depth = Math.max(1, (text.match(/\[/g) || []).length);
-    const params = { game: spec, moves: "", depth: String(Math.min(12, depth)), algorithm: $("tree-algorithm").value, textbook: $("tree-textbook").checked && $("tree-algorithm").value === "alphabeta" ? "1" : "", view: $("tree-view-of").value, boards: "0", max_nodes: $("tree-max").value };
-    this.pause();
-    try {
-      const data = await get("/api/tree", params);
-      this.host.where = () => ({ game: spec, moves: "" });
-      this.show(data, false, params);
-    } catch (error) {
-      $("tree-summary").textContent = error.message;
+    // as deep as the typed tree: every leaf is reached (the server refuses a bad text)
+    let depth = 0;
+    let level = 0;
+    for (const c of text) {
+      if (c === "[") depth = Math.max(depth, ++level);
+      if (c === "]") level -= 1;
     }
+    this.own = `leaves:${text}`;
+    this.ownDepth = Math.max(1, Math.min(12, depth));
+    $("tree-boards").checked = false;
+    await this.draw(false);
   }
 }
