@@ -145,7 +145,9 @@ export class TreeView {
     container.classList.toggle("quiz", quiz);
     container.classList.remove("stepping", "checked", "finished");
     this.drawnIn = performance.now() - started;
+    this.drawings = (this.drawings || 0) + 1;
     container.dataset.drawMs = this.drawnIn.toFixed(1);
+    container.dataset.drawn = String(this.drawings);
     container.dataset.nodes = String(tree.nodes);
     this.resetSteps();
     this.summary(tree, quiz);
