@@ -271,6 +271,14 @@ def test_a_bad_position_in_the_url_shows_the_error(
     assert "unknown game 'checkers'" in box.text
 
 
+def shot(driver: Any, element: str, path: str) -> None:
+    """A screenshot of the element ``element`` (an id), scrolled into sight first (a
+    screenshot holds only what the window shows)."""
+    found = driver.find_element(By.ID, element)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", found)
+    driver.save_screenshot(path)
+
+
 def steps_of(*args: str) -> list[dict[str, Any]]:
     """``unbeatable tree ... --steps``: one event a line."""
     out = io.StringIO()
@@ -347,9 +355,7 @@ def test_stepping_the_search_shows_every_window_and_value_of_tree_steps(
         states = node_states(tree, index)
         assert nodes == {str(k): v for k, v in states.items()}, index
         if index in (1, len(expected) // 2, len(expected)):
-            browser.find_element(By.ID, "tree-view").screenshot(
-                str(tmp_path / f"step-{algorithm}-{index}.png")
-            )
+            shot(browser, "stepper", str(tmp_path / f"step-{algorithm}-{index}.png"))
     # back, and to the start, by key
     body = browser.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.ARROW_LEFT)
@@ -404,7 +410,7 @@ def test_the_quiz_checks_the_branches_against_alpha_beta(
         browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[path]}"]').click()
     wrong = next(p for p in by_path if p and p not in cuts and " " in p)
     browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[wrong]}"]').click()
-    browser.find_element(By.ID, "tree-view").screenshot(str(tmp_path / "quiz-marked.png"))
+    shot(browser, "quiz-bar", str(tmp_path / "quiz-marked.png"))
     browser.find_element(By.ID, "quiz-check").click()
     verdict = browser.find_element(By.ID, "quiz-text")
     assert verdict.get_attribute("data-right") == str(len(cuts) - 1)
@@ -413,7 +419,7 @@ def test_the_quiz_checks_the_branches_against_alpha_beta(
     assert f"{len(cuts) - 1} of {len(cuts)} cut-offs found" in verdict.text
     missed = browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[cuts[-1]]}"]')
     assert "missed" in (missed.get_attribute("class") or "")
-    browser.find_element(By.ID, "tree-view").screenshot(str(tmp_path / "quiz-checked.png"))
+    shot(browser, "quiz-bar", str(tmp_path / "quiz-checked.png"))
     no_script_errors(browser)
 
 
@@ -429,7 +435,7 @@ def test_your_own_tree_is_drawn_stepped_and_a_bad_one_named(
     assert browser.find_element(By.ID, "step-count").text == str(len(expected))
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
     wait(browser, lambda d: d.find_element(By.ID, "step-text").text == expected[-1]["text"])
-    browser.find_element(By.ID, "tree-view").screenshot(str(tmp_path / "own-tree.png"))
+    shot(browser, "stepper", str(tmp_path / "own-tree.png"))
     field = browser.find_element(By.ID, "own-leaves")
     field.clear()
     field.send_keys("[[3,5],[6")
@@ -453,7 +459,7 @@ def test_a_2000_node_tree_is_drawn_and_a_node_clicked(
     assert browser.find_element(By.ID, "tree-summary").get_attribute("data-nodes") == "2081"
     browser.save_screenshot(str(tmp_path / "tree-2081.png"))
     browser.find_element(By.ID, "zoom-fit").click()
-    browser.find_element(By.ID, "tree-view").screenshot(str(tmp_path / "tree-2081-fit.png"))
+    shot(browser, "stepper", str(tmp_path / "tree-2081-fit.png"))
     browser.find_element(By.ID, "zoom-in").click()
     # a click on a node: its board and numbers
     browser.execute_script(
@@ -491,7 +497,7 @@ def test_the_parallel_view_explains_itself(browser: Any, base_url: str, tmp_path
         " const r = t.getBoundingClientRect(); return r.right <= box.right + 0.5; });"
     )
     assert inside
-    browser.find_element(By.ID, "parallel-view").screenshot(str(tmp_path / "parallel.png"))
+    shot(browser, "parallel-view", str(tmp_path / "parallel.png"))
     no_script_errors(browser)
 
 
@@ -507,6 +513,31 @@ def test_the_tree_counts_match_the_command_line(browser: Any, base_url: str) -> 
     counts = browser.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
     assert len(counts) == 8
     no_script_errors(browser)
+
+
+def test_on_a_phone_the_board_the_controls_and_the_steps_fit(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+        browser.save_screenshot(str(tmp_path / "phone-start.png"))
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth + 1"
+        )
+        assert wide, "the page scrolls sideways on a phone"
+        board = browser.find_element(By.CSS_SELECTOR, "#board svg").rect
+        assert board["width"] <= 390 and board["y"] + board["height"] < 844
+        draw_tree(browser, 2, "alphabeta", True)
+        for _ in range(6):
+            browser.find_element(By.ID, "step-next").click()
+        shot(browser, "stepper", str(tmp_path / "phone-steps.png"))
+        viewport = browser.find_element(By.ID, "tree-viewport").rect
+        assert viewport["width"] <= 390
+        no_script_errors(browser)
+    finally:
+        browser.set_window_size(1280, 1000)
 
 
 def test_hint_undo_new_game_and_the_principal_variation_step_by_step(

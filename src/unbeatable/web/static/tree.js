@@ -203,7 +203,7 @@ export class TreeView {
     const cut = tree.algorithm === "alphabeta" ? `, ${tree.pruned} moves cut off (${tree.cutoffs} cut-offs)` : "";
     const hits = tree.table ? `, ${tree.table_hits} table hits` : "";
     const what = quiz ? "Quiz on the minimax tree" : `${name}${extra ? ` ${extra}` : ""}`;
-    $("tree-summary").textContent = `${what} to depth ${tree.depth}: ${tree.nodes} nodes searched${quiz ? "" : cut}${hits}; value ${tree.root.value} for ${tree.view === "mover" ? "the side to move" : "MAX"} (${tree.score} for the side to move). ${quiz ? "Click a branch to mark it as pruned." : "Click a node for its board and numbers."}`;
+    $("tree-summary").textContent = `${what} to depth ${tree.depth}: ${tree.nodes} nodes searched${quiz ? "" : cut}${hits}; value ${quiz ? "?" : `${tree.root.value} ${tree.view === "mover" ? "for the side to move" : "for MAX"}`}. ${quiz ? "Click a branch to mark it as pruned." : "Click a node for its board and numbers."}`;
     $("tree-summary").dataset.nodes = String(tree.nodes);
   }
 
