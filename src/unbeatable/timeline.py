@@ -118,14 +118,21 @@ class Timeline:
             if self.serial_nodes:
                 head += f", with {self.nodes / self.serial_nodes:.2f} times the serial work"
         said.append(head + ".")
-        if self.tasks:
+        if self.tasks and self.speedup is not None and self.speedup < 1:
             work = sum(task.seconds for task in self.tasks) / len(self.tasks)
             trip = sum(task.round_trip - task.seconds for task in self.tasks) / len(self.tasks)
-            if self.speedup is not None and self.speedup < 1 and work < 5 * trip:
+            if work < trip:
                 said.append(
                     f"The tasks are small ({ms(work)} of work each on average, against "
                     f"{ms(trip)} to send one and get its result back): here sending costs more "
                     "than sharing saves. A deeper search makes larger tasks."
+                )
+            else:
+                said.append(
+                    "Slower than the serial search: on a search this short, the extra work "
+                    "(the workers' tables are not shared, and a bound reaches a task only once "
+                    f"its elder brother is back), the waits and the {ms(trip)} each task spends "
+                    "travelling outweigh what sharing saves. A deeper search gains more."
                 )
         if self.startup is not None:
             said.append(
