@@ -24,7 +24,7 @@ from typing import Any
 
 from .game import FIRST, Move
 from .search import events as ev
-from .search.events import PASS, SearchEvent
+from .search.events import EVENT_FIELDS, PASS, SearchEvent
 from .search.score import INFINITY
 from .search.table import Bound
 from .tree import (
@@ -39,7 +39,11 @@ from .tree import (
     value_words,
 )
 
-__all__ = ["BEYOND", "VIEWS", "Step", "default_view", "explain", "step_json"]
+__all__ = ["BEYOND", "EXPLAINED_FIELDS", "VIEWS", "Step", "default_view", "explain", "step_json"]
+
+#: The fields of a step as ``unbeatable tree --steps`` prints it: the event's six, then the
+#: words and the numbers as the pictures write them.
+EXPLAINED_FIELDS = (*EVENT_FIELDS, "text", "shown")
 
 #: The views a value can be shown from (see the module's docstring).
 VIEWS = ("first", "mover")
