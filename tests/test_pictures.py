@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from unbeatable import FIRST, Limits, Searcher, TaskStats, cli, get_game, search
+from unbeatable import FIRST, Limits, Searcher, TaskStats, cli, get_game
 from unbeatable.drawing import board_svg, node_states, split_svg, timeline_svg, tree_svg
 from unbeatable.search import events as ev
+from unbeatable.search import search
 from unbeatable.search.score import INFINITY
 from unbeatable.steps import EXPLAINED_FIELDS, explain, step_json
 from unbeatable.timeline import timeline
