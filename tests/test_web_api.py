@@ -276,13 +276,14 @@ def test_every_alpha_beta_node_keeps_the_fail_soft_contract_with_its_window() ->
 
 def test_the_tree_view_is_the_librarys_picture_steps_and_quiz(client: TestClient) -> None:
     from unbeatable.drawing import tree_svg
-    from unbeatable.steps import explain, step_json
+    from unbeatable.steps import explain
+    from unbeatable.web.treeview import steps_table
 
     params = {"game": "tictactoe", "moves": "5137", "depth": "2", "textbook": "1"}
     data = client.get("/api/tree", params=params).json()
     tree = build_tree(get_game("tictactoe").parse_position("5137"), 2, "alphabeta", textbook=True)
-    assert data["svg"] == str(tree_svg(tree, legend=False, title=""))
-    assert data["steps"] == [step_json(step, node=True) for step in explain(tree)]
+    assert data["svg"] == str(tree_svg(tree, legend=False, title="", tooltips=False))
+    assert data["steps"] == steps_table(explain(tree))
     assert data["tree"]["textbook"] and data["tree"]["key"].startswith("values from MAX's view")
     quiz = client.get("/api/tree", params={**params, "quiz": "1"}).json()
     assert quiz["tree"]["algorithm"] == "minimax" and quiz["tree"]["nodes"] == 26

@@ -155,16 +155,19 @@ def board_cells(state: State) -> Cells | None:
     return None
 
 
-def _board_fragment(state: State, x: float, y: float, width: float) -> tuple[str, float]:
+def _board_fragment(
+    state: State, x: float, y: float, width: float, background: str = ""
+) -> tuple[str, float]:
     """SVG elements drawing ``state``'s board with its top left corner at (x, y), ``width``
-    wide: (the elements, their height); ("", 0) for a game without a board drawing."""
+    wide: (the elements, their height); ("", 0) for a game without a board drawing.
+    ``background``: the id of an empty grid drawn once (a tree's many boards share it)."""
     cells = board_cells(state)
     if cells is not None:
         rows, cols = len(cells.rows), len(cells.rows[0])
         size = width / cols
         height = size * rows
         if cells.kind == "grid":
-            return _grid_fragment(cells, x, y, size, rows, cols), height
+            return _grid_fragment(cells, x, y, size, rows, cols, background), height
         return _columns_fragment(cells, x, y, size, rows, cols), height
     if isinstance(state, SubtractionState):
         text = (
@@ -177,21 +180,30 @@ def _board_fragment(state: State, x: float, y: float, width: float) -> tuple[str
     return "", 0.0
 
 
-def _grid_fragment(cells: Cells, x: float, y: float, size: float, rows: int, cols: int) -> str:
+def _grid_background(x: float, y: float, size: float, rows: int, cols: int) -> str:
+    """An empty grid: its frame and its lines."""
     width, height = size * cols, size * rows
-    parts = [
+    lines = [f"M{_num(x + c * size)},{_num(y)}v{_num(height)}" for c in range(1, cols)]
+    lines += [f"M{_num(x)},{_num(y + r * size)}h{_num(width)}" for r in range(1, rows)]
+    grid = f'<path d="{"".join(lines)}" stroke="{LINE}" stroke-width="0.6"/>' if lines else ""
+    return (
         f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(height)}" '
-        f'fill="#fff" stroke="{LINE}" stroke-width="1"/>'
-    ]
+        f'fill="#fff" stroke="{LINE}" stroke-width="1"/>{grid}'
+    )
+
+
+def _grid_fragment(
+    cells: Cells, x: float, y: float, size: float, rows: int, cols: int, background: str = ""
+) -> str:
+    if background:
+        parts = [f'<use href="#{background}"/>']
+    else:
+        parts = [_grid_background(x, y, size, rows, cols)]
     for r, c in cells.win:
         parts.append(
             f'<rect x="{_num(x + c * size)}" y="{_num(y + r * size)}" width="{_num(size)}" '
-            f'height="{_num(size)}" fill="#fff3c4"/>'
+            f'height="{_num(size)}" fill="#fff3c4" opacity="0.8"/>'
         )
-    lines = [f"M{_num(x + c * size)},{_num(y)}v{_num(height)}" for c in range(1, cols)]
-    lines += [f"M{_num(x)},{_num(y + r * size)}h{_num(width)}" for r in range(1, rows)]
-    if lines:
-        parts.append(f'<path d="{"".join(lines)}" stroke="{LINE}" stroke-width="0.6"/>')
     crosses, rings = [], []
     d = size * 0.3
     for r, row in enumerate(cells.rows):
@@ -355,6 +367,7 @@ def tree_svg(
     step: int | None = None,
     legend: bool = True,
     title: str | None = None,
+    tooltips: bool = True,
 ) -> Svg:
     """``tree`` as a picture (see the module's docstring).
 
@@ -363,6 +376,8 @@ def tree_svg(
     board at each node (default: when the game has a board drawing). ``step``: draw the search
     after its first ``step`` events (None: the whole search). ``legend``: a key above the tree
     (the page has its own). ``title``: a line above the tree (default: what was searched).
+    ``tooltips``: a node's path, value and window when the pointer rests on it (the page, which
+    shows them on a click, leaves them out of a large tree's picture).
     """
     view = view or ("mover" if tree.algorithm == "negamax" else "first")
     layout = tree_layout(tree, boards)
@@ -393,16 +408,25 @@ def tree_svg(
         for child in node.children:
             cx, cy = layout.places[child.id]
             edges.append(_edge(tree, node, child, x, y, cx, cy + top, layout, view, states))
-        nodes.append(_node(tree, node, x, y, layout, view, states, moves[node.id]))
+        nodes.append(
+            _node(tree, node, x, y, layout, view, states, moves[node.id] if tooltips else None)
+        )
     mode = "stepping" if step is not None else "whole"
+    defs = ""
+    cells = board_cells(tree.root.state)
+    if layout.board and cells is not None and cells.kind == "grid":
+        rows, cols = len(cells.rows), len(cells.rows[0])
+        empty = _grid_background(-layout.board / 2, 0, layout.board / cols, rows, cols)
+        defs = f'<defs><g id="grid">{empty}</g></defs>'
     return Svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="search-tree {mode}" '
         f'width="{_num(width)}" height="{_num(height)}" viewBox="0 0 {_num(width)} '
         f'{_num(height)}" font-family="{FONT}" data-nodes="{tree.nodes}">'
+        + defs
         + "".join(head)
-        + '<g class="edges">'
+        + '<g class="edges" font-size="10" text-anchor="middle">'
         + "".join(edges)
-        + '</g><g class="nodes">'
+        + f'</g><g class="nodes" text-anchor="middle" fill="{INK}">'
         + "".join(nodes)
         + "</g></svg>"
     )
@@ -483,9 +507,8 @@ def _edge(
     flip = view == "mover" and not pruned and child.state.to_move != parent.state.to_move
     label = child.move_text + (" (−)" if flip else "")
     parts.append(
-        f'<text x="{_num(lx)}" y="{_num(ly + 3)}" font-size="10" text-anchor="middle" '
-        f'fill="{PRUNED_COLOUR if pruned else INK}" stroke="#fff" stroke-width="3" '
-        f'paint-order="stroke">{_esc(label)}</text>'
+        f'<text x="{_num(lx)}" y="{_num(ly + 3)}" fill="{PRUNED_COLOUR if pruned else INK}" '
+        f'stroke="#fff" stroke-width="3" paint-order="stroke">{_esc(label)}</text>'
     )
     parts.append("</g>")
     return "".join(parts)
@@ -530,7 +553,7 @@ def _node(
     layout: Layout,
     view: str,
     states: dict[int, str] | None,
-    moves: tuple[str, ...],
+    moves: tuple[str, ...] | None,
 ) -> str:
     maximising = node.maximising
     classes = ["tn", node.kind, "max" if maximising else "min"]
@@ -547,7 +570,8 @@ def _node(
         f'<g class="{" ".join(classes)}" data-node="{node.id}" '
         f'transform="translate({_num(x)},{_num(y)})"{attrs}>'
     ]
-    parts.append(f"<title>{_esc(_tooltip(tree, node, view, moves))}</title>")
+    if moves is not None:
+        parts.append(f"<title>{_esc(_tooltip(tree, node, view, moves))}</title>")
     if node.kind == PRUNED:
         parts.append(
             f'<path class="shape" d="M-4,2L4,10M4,2L-4,10" stroke="{PRUNED_COLOUR}" '
@@ -557,7 +581,7 @@ def _node(
         return "".join(parts)
     top = 0.0
     if layout.board:
-        body, height = _board_fragment(node.state, -layout.board / 2, 0, layout.board)
+        body, height = _board_fragment(node.state, -layout.board / 2, 0, layout.board, "grid")
         if node.on_pv and _pv_shown(tree, states):
             parts.append(
                 f'<rect class="pvmark" x="{_num(-layout.board / 2 - 3)}" y="-3" '
@@ -577,17 +601,15 @@ def _node(
     hide = ' visibility="hidden"' if state is not None and not state.startswith("done") else ""
     weight = ' font-weight="700"' if node.on_pv else ' font-weight="600"'
     parts.append(
-        f'<text class="tv" x="0" y="{_num(value_y)}" font-size="11" text-anchor="middle"'
-        f'{weight} fill="{INK}"{hide}>{_esc(shown)}</text>'
+        f'<text class="tv" y="{_num(value_y)}" font-size="11"{weight}{hide}>{_esc(shown)}</text>'
     )
     window = _window(node, view, tree.scale)
     if window:
         hide = ' visibility="hidden"' if state == "unseen" else ""
         alpha, _, beta = window.partition(" β ")
         parts.append(
-            f'<text class="tw" x="0" y="{_num(value_y + _TEXT - 1)}" font-size="9" '
-            f'text-anchor="middle" fill="{MUTED}"{hide}>{_esc(alpha)}'
-            f'<tspan x="0" dy="10">β {_esc(beta)}</tspan></text>'
+            f'<text class="tw" y="{_num(value_y + _TEXT - 1)}" font-size="9" fill="{MUTED}"'
+            f'{hide}>{_esc(alpha)}<tspan x="0" dy="10">β {_esc(beta)}</tspan></text>'
         )
     parts.append("</g>")
     return "".join(parts)

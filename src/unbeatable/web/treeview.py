@@ -11,7 +11,7 @@ from typing import Any
 from ..drawing import tree_svg
 from ..game import FIRST, State
 from ..search import Limits, Searcher
-from ..steps import default_view, explain, step_json
+from ..steps import Step, default_view, explain
 from ..tree import (
     PRUNED,
     SearchTree,
@@ -23,7 +23,7 @@ from ..tree import (
     value_key,
 )
 
-__all__ = ["algorithm_counts", "quiz_answer", "tree_json", "tree_view", "windows"]
+__all__ = ["algorithm_counts", "quiz_answer", "steps_table", "tree_json", "tree_view", "windows"]
 
 #: The largest minimax tree counted for the side-by-side figures.
 COUNT_LIMIT = 20_000
@@ -109,8 +109,25 @@ def tree_view(
     view = view or default_view(tree.algorithm)
     return {
         "tree": tree_json(tree, view),
-        "svg": str(tree_svg(tree, view=view, boards=boards, legend=False, title="")),
-        "steps": [step_json(step, node=True) for step in explain(tree, view)],
+        "svg": str(
+            tree_svg(tree, view=view, boards=boards, legend=False, title="", tooltips=False)
+        ),
+        "steps": steps_table(explain(tree, view)),
+    }
+
+
+#: The columns of the page's steps (:func:`steps_table`).
+STEP_COLUMNS = ("kind", "node", "alpha", "beta", "value", "text", "beyond")
+
+
+def steps_table(steps: list[Step]) -> dict[str, Any]:
+    """The steps as the page reads them, compactly: a row of :data:`STEP_COLUMNS` per step
+    (the numbers as the pictures write them; ``tree --steps`` prints the whole events)."""
+    return {
+        "columns": list(STEP_COLUMNS),
+        "rows": [
+            [s.event.kind, s.node, s.alpha, s.beta, s.value, s.text, s.beyond] for s in steps
+        ],
     }
 
 

@@ -14,7 +14,7 @@ const HUES = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", 
 function picture(container, text) {
   clear(container);
   const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
-  const svg = document.importNode(parsed.documentElement, true);
+  const svg = document.adoptNode(parsed.documentElement);
   const width = svg.getAttribute("width");
   svg.style.maxWidth = `${width}px`;
   svg.removeAttribute("height");
