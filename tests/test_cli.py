@@ -16,7 +16,7 @@ import pytest
 from unbeatable import cli, get_game, registered
 from unbeatable.bench import run_bench
 from unbeatable.report import SCHEMA
-from unbeatable.search import Searcher, SearchResult
+from unbeatable.search import Searcher, SearchResult, policy
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
@@ -424,7 +424,7 @@ def test_ctrl_c_before_the_ai_has_a_move_makes_it_move_at_once(
 
     monkeypatch.setattr(cli.play.Session, "warn_if_slow", lambda self: None)
     monkeypatch.setattr(Searcher, "iterate", iterate)
-    monkeypatch.setattr(cli.play, "QUICK_MOVE_SECONDS", 0.05)
+    monkeypatch.setattr(policy, "QUICK_MOVE_SECONDS", 0.05)
     code, out, _ = run("play", "tictactoe", "--human", "second", stdin="quit\n")
     assert code == 0
     assert "interrupted: the best move of a 0.05 s search" in out

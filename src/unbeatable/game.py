@@ -278,6 +278,11 @@ class State(ABC):
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
     default_time: ClassVar[float | None] = None
 
+    #: Such a game's thinking time for other purposes than a plain search, by purpose
+    #: (``move``: an opponent's move in an interactive front end; ``analysis``: an analysis
+    #: there); a purpose not listed takes :attr:`default_time`. See :meth:`thinking_time`.
+    thinking_times: ClassVar[Mapping[str, float]] = {}
+
     # --- required -------------------------------------------------------------------------
 
     @property
@@ -422,6 +427,14 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
+
+    def thinking_time(self, purpose: str = "search") -> float | None:
+        """Seconds a search of this game thinks when given no limit, for ``purpose``
+        (``search``, ``move`` or ``analysis``: see :data:`unbeatable.search.policy.PURPOSES`);
+        None for a game searched to its end. The one place a game's times are set."""
+        if self.default_time is None:
+            return None
+        return self.thinking_times.get(purpose, self.default_time)
 
 
 def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:

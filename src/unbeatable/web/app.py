@@ -15,7 +15,6 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
 from importlib import resources
 from typing import Any
 
@@ -27,6 +26,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, registered
+from ..search import policy
 from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
     DEFAULT_CAP,
@@ -34,7 +34,6 @@ from .inputs import (
     MAX_WORKERS,
     BadInput,
     algorithm_of,
-    endless_limits,
     limits_of,
     opponent_of,
     optional_int,
@@ -177,7 +176,9 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         timeout = timeout_of(query, self.cap)
-        limits = endless_limits(where.state, limits_of(query, self.cap), timeout)
+        limits = policy.limits_for(
+            where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
+        )
         algorithm = algorithm_of(query)
         key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
@@ -210,28 +211,7 @@ class Api:
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
         job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
-        if opponent != "perfect" or not where.state.has_solver:
-            return await self.search(job, timeout)  # a time limit holds it to the cap
-        # An exact answer from the game's own solver gets half the cap; if it has not finished
-        # (the worker is stopped), a search with the game's evaluation plays in the other half.
-        half = timeout / 2
-        found = await self.run(replace(job, cap=half), half)
-        if isinstance(found, Response) and found.status_code == 504:
-            rest = max(0.1, half - 0.25)
-            found = await self.run(replace(job, opponent=f"time:{rest:.2f}"), half)
-            if not isinstance(found, Response):
-                # a timed player gives the solver half its time again, then the evaluation
-                report = found.get("report") or {}
-                how = (
-                    "the solver settled it in a second try"
-                    if report.get("algorithm") == "solver" and report.get("exact")
-                    else "it comes from a search with the game's evaluation"
-                )
-                found["note"] = (
-                    f"the exact solver did not finish within {half:g} s; this move took "
-                    f"{rest:.2f} s more: {how}"
-                )
-        return found if isinstance(found, Response) else JSONResponse(found)
+        return await self.search(job, timeout)  # a time limit holds it inside the cap
 
     async def tree(self, request: Request) -> Response:
         query = request.query_params

@@ -28,15 +28,12 @@ __all__ = [
     "BadInput",
     "Position",
     "algorithm_of",
-    "endless",
-    "endless_limits",
     "is_chess",
     "opponent_of",
     "optional_float",
     "optional_int",
     "position_of",
     "timeout_of",
-    "within",
 ]
 
 #: The server's time cap on one request's search, in seconds (a request may ask for less).
@@ -58,9 +55,6 @@ MAX_TREE_NODES = 5000
 MAX_WORKERS = 4
 #: The longest FEN accepted, in characters.
 MAX_FEN_TEXT = 120
-#: Seconds an analysis of a game too large to solve (chess) gets when the request asks for no
-#: limit: it is never searched to the end.
-ENDLESS_ANALYSIS_TIME = 2.0
 
 
 class BadInput(ValueError):
@@ -120,12 +114,6 @@ def is_chess(game: Game) -> bool:
     exist only once its module, and python-chess, have been loaded)."""
     module = sys.modules.get("unbeatable.games.chess.game")
     return module is not None and isinstance(game, module.Chess)
-
-
-def endless(state: State) -> bool:
-    """True for a game too large to search to its end (chess): one that declares its own time
-    a search (:attr:`State.default_time`). Every search of it gets a time limit."""
-    return state.default_time is not None
 
 
 def _text(query: Mapping[str, str], name: str, default: str, limit: int) -> str:
@@ -291,31 +279,6 @@ def limits_of(query: Mapping[str, str], cap: float) -> Limits:
     depth = optional_int(query, "depth", 1, 200)
     seconds = optional_float(query, "time", cap)
     return Limits(depth=depth, time=seconds)
-
-
-def within(cap: float) -> float:
-    """A time limit that a search holds to well inside ``cap`` seconds (its worker is stopped
-    at the cap): room for starting, reporting and the answer's way back."""
-    return max(0.05, min(cap - 0.5, cap * 0.8))
-
-
-def endless_limits(state: State, limits: Limits, cap: float) -> Limits:
-    """``limits`` for a search of ``state`` within ``cap`` seconds: for a game too large to
-    solve (:func:`endless`), always with a time limit (:data:`ENDLESS_ANALYSIS_TIME` when none
-    was asked for, never past the cap), so that it is never searched to the end and returns its
-    deepest completed iteration instead of running into the cap; other games' only with a time
-    asked for past :func:`within` the cap, which is brought inside it."""
-    if not endless(state):  # any game: a time asked for is held inside the cap
-        if limits.time is not None and limits.time > within(cap):
-            return Limits(depth=limits.depth, time=within(cap), nodes=limits.nodes)
-        return limits
-    if limits.time is not None:
-        seconds = min(limits.time, within(cap))
-    elif limits.depth is None and limits.nodes is None:
-        seconds = min(ENDLESS_ANALYSIS_TIME, within(cap))
-    else:
-        seconds = within(cap)
-    return Limits(depth=limits.depth, time=seconds, nodes=limits.nodes)
 
 
 def opponent_of(query: Mapping[str, str], cap: float) -> str:
