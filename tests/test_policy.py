@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from unbeatable import Limits, Outcome, SearchOptions, Searcher, State, get_game, solve
+from unbeatable import Limits, Outcome, Searcher, SearchOptions, State, get_game, solve
 from unbeatable.search import SearchResult, policy
 from unbeatable.web import jobs
 
@@ -76,11 +76,8 @@ def test_a_purpose_is_checked_by_name() -> None:
 def test_chess_declares_its_times_in_one_place() -> None:
     pytest.importorskip("chess")
     chess = get_game("chess").initial()
-    assert (chess.thinking_time(), chess.thinking_time("move"), chess.thinking_time("analysis")) == (
-        5.0,
-        1.0,
-        2.0,
-    )
+    times = [chess.thinking_time(purpose) for purpose in policy.PURPOSES]
+    assert times == [5.0, 1.0, 2.0]
     assert SOLVABLE.thinking_time("move") is None
     assert policy.too_large(chess) and not policy.too_large(SOLVABLE)
 
@@ -95,7 +92,7 @@ def test_a_search_without_limits_of_a_game_too_large_thinks_its_own_time() -> No
 
     result = Spy().search(ENDLESS, Limits(depth=2))
     assert seen == [Limits(depth=2)] and not result.exact
-    with pytest.raises(ValueError, match="cannot be solved: .* in 5 s"):
+    with pytest.raises(ValueError, match=r"cannot be solved: .* in 5 s"):
         policy.solve(ENDLESS, SearchOptions(), lambda s: _inexact(s))
 
 
@@ -175,3 +172,35 @@ def test_the_rule_for_a_games_own_solver(options: SearchOptions, uses: bool) -> 
     )
     assert policy.hands_back(SearchOptions(), state, Limits(time=1))
     assert not policy.hands_back(SearchOptions(), state, Limits())
+
+
+FORK_WHILE_LOADING = """
+from unbeatable import Limits, ParallelSearcher, Searcher, get_game
+state = get_game("connect4").parse_position("44")
+Searcher().search(state, Limits(time=0.01))  # its deadline leaves the solver loading
+small = get_game("connect4:width=4,height=4").parse_position("1 2")
+with ParallelSearcher(workers=2) as parallel:  # forks its workers now
+    print(parallel.solve(small))
+"""
+
+
+@pytest.mark.slow
+def test_a_pool_forked_while_the_solver_loads_gets_it_whole() -> None:
+    """A worker forked while a loading thread was importing the solver inherited a module
+    half imported: the task failed ('partially initialized module'), or hung on its lock."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_WHILE_LOADING],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "0"
