@@ -34,6 +34,7 @@ from .common import (
     Parser,
     Streams,
     UsageError,
+    check_digits,
     one_line,
     shorten,
 )
@@ -101,6 +102,8 @@ def _dispatch(argv: Sequence[str] | None, streams: Streams) -> int:
     if args.command is None:
         parser.print_help(streams.out)
         return USAGE
+    if isinstance(getattr(args, "game", None), str):  # Python's own message names no game
+        check_digits(args.game)
     code: int = args.handler(args, streams)
     return code
 

@@ -137,11 +137,12 @@ def threads(text: str) -> int:
 
 
 def shorten(message: str, text: str) -> str:
-    """``message`` with every echo of a long ``text`` cut (see :func:`cut`); at most a few
-    hundred characters whatever the message says."""
+    """``message`` with every echo of a long ``text`` cut (see :func:`cut`), and its other long
+    echoes too (:func:`~unbeatable.game.cut_echoes`): at most a few hundred characters
+    whatever the message says, its reason and its end kept."""
     if len(text) > ECHO_LIMIT:
         message = message.replace(repr(text), repr(cut(text))).replace(text, cut(text))
-    return cut(cut_echoes(message), 4 * ECHO_LIMIT)
+    return cut_echoes(message)
 
 
 _LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
