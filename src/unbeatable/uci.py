@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import IO
+from typing import IO, NoReturn
 
 from .game import GameError, State
 from .games import get_game
@@ -322,17 +322,36 @@ class Engine:
             self.thread = None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Its errors are one line on stderr and exit code 2, as the command line's."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+
+class UsageError(Exception):
+    """A bad option of ``unbeatable uci``."""
+
+
 def main(
     argv: list[str] | None = None,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
 ) -> int:
-    """Run the UCI loop until ``quit`` or the end of the input."""
-    parser = argparse.ArgumentParser(
+    """Run the UCI loop until ``quit`` or the end of the input; the exit code (0, or 2 with
+    one line on stderr for a bad option)."""
+    parser = _Parser(
         prog="unbeatable uci", description="A chess engine speaking UCI on stdin and stdout."
     )
     parser.add_argument("--game", default="chess", choices=["chess"], help="the game (chess)")
-    parser.parse_args(argv)
+    try:
+        parser.parse_args(argv)
+    except UsageError as error:
+        print(error, file=stderr or sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
     engine = Engine(stdout or sys.stdout)
     for line in stdin or sys.stdin:
         if not engine.handle(line.strip()):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -21,6 +22,9 @@ from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web e
 __all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
 
 PROG = "unbeatable serve"
+
+#: The exit code after Ctrl-C (128 + SIGINT), as every command of ``unbeatable`` gives it.
+INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -92,7 +96,9 @@ def is_loopback(host: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) -> int:
-    """Serve until Ctrl-C; the exit code (0 after a clean stop, 2 for a bad option)."""
+    """Serve until Ctrl-C or SIGTERM; the exit code: 130 after Ctrl-C (SIGINT, as every
+    command), 0 after SIGTERM (a service manager's stop), 1 when it could not serve (the port
+    is taken), 2 for a bad option."""
     err = stderr or sys.stderr
     try:
         args = build_parser().parse_args(argv)
@@ -119,6 +125,14 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
     return _serve(args, err)
 
 
+class Terminated(Exception):
+    """SIGTERM, raised again by uvicorn once the server has stopped."""
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
 def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     """Run the app under uvicorn until a signal; stop the searches first on one."""
     import uvicorn
@@ -128,8 +142,11 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
     pool = app.state.pool
 
+    signals: list[int] = []
+
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            signals.append(sig)
             pool.cancel_all()  # running searches end now; their requests get a 503
             super().handle_exit(sig, frame)
 
@@ -148,18 +165,25 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
         file=err,
         flush=True,
     )
+    # uvicorn raises the signal that stopped it again once it has stopped: SIGINT as
+    # KeyboardInterrupt, SIGTERM through this handler (by default it would end the process
+    # before the pool is closed)
+    before = signal.signal(signal.SIGTERM, _terminated)
     try:
         server.run()
     except KeyboardInterrupt:
-        pass  # uvicorn raises the signal again once it has stopped
+        signals.append(signal.SIGINT)
+    except Terminated:
+        signals.append(signal.SIGTERM)
     except SystemExit:
         pass  # uvicorn could not start (it said why)
     finally:
+        signal.signal(signal.SIGTERM, before)
         pool.close()
-    if not server.started:
+    if not server.started and signal.SIGINT not in signals:
         print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
         return 1
-    return 0
+    return INTERRUPTED if signal.SIGINT in signals else 0
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -220,8 +244,6 @@ def launch(
 def stop(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
     """Stop a server that :func:`launch` started, as Ctrl-C does (SIGINT), killing it after
     ``timeout`` seconds; what it wrote on stderr (its exit code is ``process.returncode``)."""
-    import signal
-
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
     try:
