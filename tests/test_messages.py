@@ -3,6 +3,7 @@ and the place kept, no Python internals (issue 18, defect 3)."""
 
 from __future__ import annotations
 
+import io
 import warnings
 
 import pytest
@@ -135,3 +136,54 @@ def test_the_page_says_the_same() -> None:
         ]:
             reply = client.get("/api/analyze", params=params)
             assert reply.status_code == 400 and reply.json()["error"] == message
+
+
+# --- numbers in options (found by tests/test_fuzz_fronts.py) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["analyze", "tictactoe", "--depth", "9" * 5000],
+            f"argument --depth: '{'9' * ECHO_LIMIT}...': a number of 5000 digits is too long "
+            "(at most 4300) (see 'unbeatable analyze --help')",
+        ),
+        (
+            ["analyze", "tictactoe", "--time", "１"],  # float reads it as 1
+            "argument --time: '１' is not a number of seconds (see 'unbeatable analyze --help')",
+        ),
+        (
+            ["analyze", "tictactoe", "--time", "1_0"],
+            "argument --time: '1_0' is not a number of seconds (see 'unbeatable analyze --help')",
+        ),
+        (
+            ["match", "random", "random", "--seed", "１"],  # int reads it as 1
+            "argument --seed: '１' is not a whole number (see 'unbeatable match --help')",
+        ),
+    ],
+)
+def test_a_number_option_is_ascii_and_not_too_long(argv: list[str], message: str) -> None:
+    code, out, err = run(*argv)
+    assert code == 2 and out == "" and error_line(err) == message
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--port", "８０"], "argument --port: '８０' is not a whole number"),
+        (["--queue", "9" * 5000], f"argument --queue: '{'9' * ECHO_LIMIT}...' must be from 0 to"),
+        (["--time-cap", "３"], "argument --time-cap: '３' is not a number of seconds"),
+    ],
+)
+def test_a_number_option_of_serve_is_ascii_and_not_too_long(
+    argv: list[str], message: str
+) -> None:
+    from unbeatable.web import server
+
+    err = io.StringIO()
+    # --workers 0 after it: a server that took the number would refuse that, not serve
+    assert server.main([*argv, "--workers", "0"], stderr=err) == 2
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"unbeatable serve: error: {message}")
+    assert len(lines[0]) <= MESSAGE_LIMIT + len("unbeatable serve: error: ")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import IO
 
+from ..game import cut_echoes
 from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
 
 __all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
@@ -34,10 +35,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip().removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):  # int also reads "８０" and "1_0"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text) if len(digits.lstrip("0")) <= len(str(high)) else high + 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{text!r} must be from {low} to {high}")
         return value
@@ -47,6 +48,8 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
 def _seconds(text: str) -> float:
     try:
+        if not text.isascii() or "_" in text:  # float also reads "１" and "1_0"
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
@@ -103,7 +106,7 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
     try:
         args = build_parser().parse_args(argv)
     except ValueError as error:
-        print(f"{PROG}: error: {error}", file=err)
+        print(f"{PROG}: error: {cut_echoes(' '.join(str(error).split()))}", file=err)
         return 2
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
