@@ -68,8 +68,12 @@ def test_top_level_help_and_no_command() -> None:
     assert code == 0 and "Example:" in out
     for name in subcommands():
         assert name in out
-    code, out, _ = run()
-    assert code == 2 and "usage" in out
+    code, out, err = run()  # as any missing argument: one line on stderr (issue 18, defect 4)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        "unbeatable: error: the following arguments are required: COMMAND "
+        "(see 'unbeatable --help')"
+    ]
 
 
 # --- user errors: one line, exit code 2, no traceback ---------------------------------------

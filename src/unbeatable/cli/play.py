@@ -49,7 +49,9 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         metavar="SECONDS",
         help="pause between demo moves (default 0.5 on a terminal, else 0)",
     )
-    p.add_argument("--seed", type=int, help="break ties between equally good moves at random")
+    p.add_argument(
+        "--seed", type=common.whole, help="break ties between equally good moves at random"
+    )
     common.add_limits(p, parallel=False)
     common.add_search_options(p)
     p.set_defaults(handler=run)

@@ -81,9 +81,9 @@ class Chess(Game):
             raise InvalidPositionError(f"not a FEN: {fen!r} ({err})", text=fen) from None
         status = board.status()
         if status != chess.STATUS_VALID:
-            raise InvalidPositionError(
-                f"not a legal chess position: {fen!r} ({status!r})", text=fen
-            )
+            flags = [flag.name or "" for flag in chess.Status if flag & status]
+            why = ", ".join(name.lower().replace("_", " ") for name in flags)
+            raise InvalidPositionError(f"not a legal chess position: {fen!r} ({why})", text=fen)
         return ChessState(board, ())
 
     def format_position(self, state: State) -> str:
