@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..game import Move, Outcome, Payoff, State
+from . import policy
 from .engine import SearchStopped
 from .events import Observer
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
@@ -191,7 +192,7 @@ class Searching(ABC):
         check_state(state)
         if observer is not None and not callable(observer):
             raise TypeError(f"observer must be a function of one event, not {observer!r}")
-        limits = Limits.of(limits).for_state(state)
+        limits = policy.limits_for(state, Limits.of(limits))
         algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
         return self._iterate(state, limits, algorithm, analyse, stop, observer)
