@@ -540,6 +540,94 @@ def test_on_a_phone_the_board_the_controls_and_the_steps_fit(
         browser.set_window_size(1280, 1000)
 
 
+#: Makes the page's next request fail as ``arguments[0]`` says ("busy": a 503 with Retry-After
+#: 1, "gone": no answer at all), once; every later request goes through.
+FAIL_ONCE = """
+const [how] = arguments;
+const real = window.fetch;
+window.fetch = (...args) => {
+  window.fetch = real;
+  if (how === "gone") return Promise.reject(new TypeError("Failed to fetch"));
+  const body = JSON.stringify({error: "the server is busy", parameter: "", text: ""});
+  return Promise.resolve(new Response(body, {status: 503, headers: {"Retry-After": "1"}}));
+};
+"""
+
+
+def test_errors_keep_the_board_and_offer_a_retry(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+    wait(browser, lambda d: status(d) == "Your move, O")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    # the server out of reach: the board stays, the message says so, Retry plays the move
+    browser.execute_script(FAIL_ONCE, "gone")
+    browser.find_element(By.CSS_SELECTOR, '#board [data-move="1"]').click()
+    box = shown_error(browser)
+    assert "cannot be reached" in box.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell")) == 9  # the board stays
+    browser.save_screenshot(str(tmp_path / "error-gone.png"))
+    browser.find_element(By.ID, "retry").click()
+    wait(browser, lambda d: "moves=51" in d.current_url and status(d) == "Your move, O")
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    # a busy server: the page waits its Retry-After (a countdown) and asks again by itself
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    cell = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0]
+    played = browser.current_url.split("moves=")[1].split("&")[0] + str(
+        cell.get_attribute("data-move")
+    )
+    browser.execute_script(FAIL_ONCE, "busy")
+    cell.click()
+    box = shown_error(browser)
+    assert "trying again in" in box.text and browser.find_element(By.ID, "retry").is_displayed()
+    browser.save_screenshot(str(tmp_path / "error-busy.png"))
+    wait(browser, lambda d: not d.find_element(By.ID, "error").is_displayed(), 10)
+    wait(
+        browser,
+        lambda d: f"moves={played}" in d.current_url
+        and status(d).startswith(("Your move", "Game over")),
+    )
+    no_script_errors(browser)
+
+
+def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+    wait(browser, lambda d: status(d) == "Your move, O")
+    moves = ["2"]  # after X in the centre, an edge loses
+    while True:
+        cell = moves.pop(0) if moves else None
+        if cell is None:
+            cell = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0].get_attribute(
+                "data-move"
+            )
+        before = browser.current_url
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-move="{cell}"]').click()
+        wait(browser, lambda d, url=before: d.current_url != url)
+        text = wait(
+            browser,
+            lambda d: (
+                status(d) if status(d).startswith(("Your move", "Game over")) else False
+            ),
+        )
+        if text.startswith("Game over"):
+            break
+    assert text == "Game over: you lost."
+    turning = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list li.turning"))
+    assert turning[0].get_attribute("data-ply") == "2"  # O's edge, move 2
+    assert "turned the game" in turning[0].text
+    assert "The game turned on your move 2 (2)" in browser.find_element(By.ID, "ai-note").text
+    browser.save_screenshot(str(tmp_path / "lost.png"))
+    # a move of the list shows its position
+    browser.find_element(By.CSS_SELECTOR, '#move-list li[data-ply="1"] button').click()
+    wait(browser, lambda d: status(d) == "After 5")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1
+    no_script_errors(browser)
+
+
 def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:

@@ -396,7 +396,8 @@ async function positionFailed(error, moves, push) {
   }
   showError(error, () => load(push));
   if (page.position) {
-    setStatus("The board is as it was: fix the choice above, or try again.", "bad");
+    const again = error instanceof ApiError && error.retryable;
+    setStatus(again ? "The board is as it was: try again (Retry)." : "The board is as it was: fix the choice above.", "bad");
     return;
   }
   if (error instanceof ApiError && error.status === 400 && page.spec !== "tictactoe") {
