@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from unbeatable.game import MESSAGE_LIMIT
+from unbeatable.messages import MESSAGE_LIMIT
 from unbeatable.web import pool
 from unbeatable.web.app import create_app
 from unbeatable.web.inputs import MAX_DEPTH, MAX_NODES
@@ -142,7 +142,7 @@ def test_a_yes_or_no_parameter_means_what_it_says(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/nope", "/api/", "/api/games/x", "/api", "/nope", "/api/analyse"]
+    "path", ["/api/nope", "/api/", "/api/games/x", "/api", "/nope", "/api/analyze"]
 )
 def test_an_unknown_route_is_a_json_404(client: TestClient, path: str) -> None:
     body = refused(client, path, {}, 404)

@@ -7,8 +7,8 @@ import tempfile
 from pathlib import Path
 
 from .. import render as screen
-from ..game import cut
 from ..games import get_game
+from ..messages import cut
 from ..report import line_text
 from ..tree import (
     MAX_TREE_DEPTH,

@@ -26,7 +26,7 @@ from typing import Any
 from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
-from ..report import analyse as run_analysis
+from ..report import analyze as run_analysis
 from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
 from ..tree import TreeTooLargeError, build_tree
@@ -54,9 +54,9 @@ class Job:
     workers: int = 2
 
 
-def analyse(job: Job) -> dict[str, Any]:
+def analyze(job: Job) -> dict[str, Any]:
     """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
-    library's one analysis (:func:`unbeatable.report.analyse`)."""
+    library's one analysis (:func:`unbeatable.report.analyze`)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     limits = policy.limits_for(
@@ -176,10 +176,10 @@ def parallel(job: Job) -> dict[str, Any]:
 
 def warm_up() -> None:
     """Load what searches compile (the Connect Four solver's kernels) in this process."""
-    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+    analyze(Job("analyze", "connect4", "4444443322", 10.0))
 
 
-JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
+JOBS = {"analyze": analyze, "move": choose, "tree": tree, "parallel": parallel}
 
 
 def run_job(job: Job) -> dict[str, Any]:
