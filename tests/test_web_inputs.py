@@ -142,7 +142,7 @@ def test_a_yes_or_no_parameter_means_what_it_says(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/nope", "/api/", "/api/games/x", "/api", "/nope", "/api/analyze"]
+    "path", ["/api/nope", "/api/", "/api/games/x", "/api", "/nope", "/api/analyse"]
 )
 def test_an_unknown_route_is_a_json_404(client: TestClient, path: str) -> None:
     body = refused(client, path, {}, 404)
