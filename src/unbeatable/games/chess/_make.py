@@ -194,7 +194,7 @@ def make_null(pos, tab, undo, u):
     if ep != NO_SQUARE:
         pos[P_KEY] ^= tab[T_Z_EP + (ep & 7)]
         pos[P_EP] = NO_SQUARE
-    pos[P_HALF] += U1
+    pos[P_HALF] = 0  # no repetition reaches back across a pass
     pos[P_SIDE] = 1 - np.int64(pos[P_SIDE])
     pos[P_KEY] ^= tab[T_Z_SIDE]
 

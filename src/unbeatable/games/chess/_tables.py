@@ -178,18 +178,11 @@ else:
 
         return sig, codegen
 
-    @njit(cache=True, inline="always")
-    def popcount(x):
-        """Number of set bits."""
-        return _ctpop(np.uint64(x))  # type: ignore[call-arg, unused-ignore]
-
-    @njit(cache=True, inline="always")
-    def lsb(x):
-        """The lowest set bit's index (x != 0)."""
-        return _cttz(np.uint64(x))  # type: ignore[call-arg, unused-ignore]
+    popcount = _ctpop  # type: ignore[assignment]  # uint64 -> int64 (callers pass uint64)
+    lsb = _cttz  # type: ignore[assignment]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit(square):
     """The bitboard of one square."""
     return U1 << np.uint64(square)

@@ -128,7 +128,8 @@ class Position:
 
     @classmethod
     def from_fen(cls, fen: str) -> Position:
-        """The position a FEN describes (the clocks may be left out: 0 and 1). Raises
+        """The position a FEN describes (the clocks may be left out: 0 and 1; a fullmove number
+        of 0, common in puzzle collections, is read as 1). Raises
         :class:`InvalidPositionError` naming what is wrong, for a malformed FEN and for one that
         no game can reach this way (kings, pawns on the last ranks, the side not to move in
         check, castling rights without their king and rook, an impossible en-passant square).
@@ -147,12 +148,12 @@ class Position:
         array[P_CASTLE] = _read_castling(array, castling, fen)
         array[P_EP] = _read_ep(array, ep, side, fen)
         half, full = clocks + ["0", "1"][len(clocks) :]
-        if not (half.isdigit() and full.isdigit() and int(full) >= 1 and int(half) < 10**6):
+        if not (half.isdigit() and full.isdigit() and int(half) < 10**6):
             raise InvalidPositionError(
                 f"not a FEN: {fen!r} (clocks {half!r} {full!r})", text=fen
             )
         array[P_HALF] = int(half)
-        array[P_FULL] = min(int(full), 10**6)
+        array[P_FULL] = min(max(int(full), 1), 10**6)  # puzzles often say 0
         with kernel_context():
             _make.refresh(array, TABLES)
         position = cls(array)
