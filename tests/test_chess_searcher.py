@@ -9,8 +9,8 @@ import random
 import threading
 
 import pytest
-from nojit import run_without_jit
 
+from tests.nojit import run_without_jit
 from unbeatable.games.chess.core import Position
 from unbeatable.games.chess.searcher import (
     BENCH_FENS,
