@@ -17,7 +17,6 @@ algorithm; pieces uncovered behind a capturer join in; pins are ignored).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._movegen import bishop_attacks, rook_attacks
 from ._tables import (
@@ -46,6 +45,7 @@ from ._tables import (
     U0,
     U1,
     bit,
+    kernel,
     lsb,
 )
 
@@ -54,7 +54,7 @@ PHASE_FULL = 24
 SEE_VALUE = np.array([100, 320, 330, 500, 900, 20_000, 0], dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def evaluate(pos):
     """The position for the side to move, in centipawns (PeSTO, tapered)."""
     mg = np.int64(pos[P_MG])
@@ -64,7 +64,7 @@ def evaluate(pos):
     return score if pos[P_SIDE] == 0 else -score
 
 
-@njit(cache=True)
+@kernel
 def captured_kind(pos, move):
     """The kind of piece ``move`` takes (6 when it takes nothing)."""
     flag = move >> 12
@@ -75,7 +75,7 @@ def captured_kind(pos, move):
     return 6
 
 
-@njit(cache=True)
+@kernel
 def _least_valuable(pos, attackers, side):
     """The square and kind of ``side``'s least valuable piece among ``attackers`` (-1 none)."""
     for kind in range(6):
@@ -85,17 +85,16 @@ def _least_valuable(pos, attackers, side):
     return -1, -1
 
 
-@njit(cache=True)
-def see(pos, tab, move):
+@kernel
+def see(pos, tab, move, gain):
     """What ``move`` wins in material once the exchange on its square has run its course
-    (centipawns, ``SEE_VALUE``); 0 for castling."""
+    (centipawns, ``SEE_VALUE``); 0 for castling. ``gain``: scratch space, 34 ``int64``."""
     frm = move & 63
     to = (move >> 6) & 63
     flag = move >> 12
     if flag in (CASTLE_K, CASTLE_Q):
         return 0
     occ = pos[P_ALL] ^ bit(frm)
-    gain = np.zeros(34, dtype=np.int64)
     victim = captured_kind(pos, move)
     gain[0] = SEE_VALUE[victim]
     on_square = SEE_VALUE[np.int64(pos[P_BOARD + frm]) % 6]
@@ -141,20 +140,20 @@ def see(pos, tab, move):
     return gain[0]
 
 
-@njit(cache=True)
+@kernel
 def is_quiet(move):
     """Neither a capture nor a promotion."""
     return (move >> 12) & (CAPTURE | PROMOTION) == 0
 
 
-@njit(cache=True)
+@kernel
 def non_pawn_material(pos, side):
     """Whether ``side`` has a piece other than pawns and its king (null moves need one)."""
     b = P_BB + side * 6
     return (pos[b + KNIGHT] | pos[b + BISHOP] | pos[b + ROOK] | pos[b + QUEEN]) != U0
 
 
-@njit(cache=True)
+@kernel
 def dead_draw(pos):
     """Neither side can mate by material: no pawn, rook or queen, at most one minor piece."""
     heavy = U0

@@ -8,7 +8,6 @@ them from scratch, for a position read from a FEN and for the tests)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._movegen import ep_legal
 from ._tables import (
@@ -50,11 +49,12 @@ from ._tables import (
     UNDO_FROM,
     WHITE,
     bit,
+    kernel,
     lsb,
 )
 
 
-@njit(cache=True)
+@kernel
 def _put(pos, piece, square):
     """Place ``piece`` on the empty ``square`` (bitboards and mailbox only)."""
     b = bit(square)
@@ -64,7 +64,7 @@ def _put(pos, piece, square):
     pos[P_BOARD + square] = piece
 
 
-@njit(cache=True)
+@kernel
 def _lift(pos, piece, square):
     """Take ``piece`` off ``square`` (bitboards and mailbox only)."""
     b = bit(square)
@@ -74,7 +74,7 @@ def _lift(pos, piece, square):
     pos[P_BOARD + square] = EMPTY
 
 
-@njit(cache=True)
+@kernel
 def _add(pos, tab, piece, square):
     """Place ``piece`` and count it in the key and the evaluation sums."""
     _put(pos, piece, square)
@@ -85,7 +85,7 @@ def _add(pos, tab, piece, square):
     pos[P_PHASE] += tab[T_PHASE + piece]
 
 
-@njit(cache=True)
+@kernel
 def _remove(pos, tab, piece, square):
     """Take ``piece`` off and out of the key and the evaluation sums."""
     _lift(pos, piece, square)
@@ -96,7 +96,7 @@ def _remove(pos, tab, piece, square):
     pos[P_PHASE] -= tab[T_PHASE + piece]
 
 
-@njit(cache=True)
+@kernel
 def make(pos, tab, move, undo, u):
     """Play the legal ``move``, saving what ``unmake`` needs in ``undo[u]``."""
     for i in range(8):
@@ -155,7 +155,7 @@ def make(pos, tab, move, undo, u):
                 break
 
 
-@njit(cache=True)
+@kernel
 def unmake(pos, tab, move, undo, u):
     """Take back ``move``, played by ``make`` with the same ``undo[u]``."""
     frm = move & 63
@@ -185,7 +185,7 @@ def unmake(pos, tab, move, undo, u):
         pos[UNDO_FROM + i] = undo[u, i]
 
 
-@njit(cache=True)
+@kernel
 def make_null(pos, tab, undo, u):
     """Pass the move to the other side (for null-move pruning; never when in check)."""
     for i in range(8):
@@ -199,14 +199,14 @@ def make_null(pos, tab, undo, u):
     pos[P_KEY] ^= tab[T_Z_SIDE]
 
 
-@njit(cache=True)
+@kernel
 def unmake_null(pos, undo, u):
     pos[P_SIDE] = 1 - np.int64(pos[P_SIDE])
     for i in range(8):
         pos[UNDO_FROM + i] = undo[u, i]
 
 
-@njit(cache=True)
+@kernel
 def refresh(pos, tab):
     """Recompute everything derived from the bitboards (occupancy, mailbox, key, evaluation
     sums and phase) from scratch; the side, castling rights and en-passant square as they are

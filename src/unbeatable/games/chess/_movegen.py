@@ -21,7 +21,6 @@ the king's attackers are counted again (``ep_legal``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._tables import (
     ALL_BITS,
@@ -62,6 +61,7 @@ from ._tables import (
     U1,
     WHITE,
     bit,
+    kernel,
     lsb,
     popcount,
 )
@@ -74,7 +74,7 @@ KING_SIDE_EMPTY = np.uint64(0x60)  # f1, g1 (shifted by 56 for Black)
 QUEEN_SIDE_EMPTY = np.uint64(0x0E)  # b1, c1, d1
 
 
-@njit(cache=True)
+@kernel
 def rook_attacks(tab, square, occ):
     """The squares a rook on ``square`` attacks, given the occupied squares ``occ``."""
     m = occ & tab[T_ROOK_MASK + square]
@@ -82,7 +82,7 @@ def rook_attacks(tab, square, occ):
     return tab[tab[T_ROOK_OFFSET + square] + index]
 
 
-@njit(cache=True)
+@kernel
 def bishop_attacks(tab, square, occ):
     """The squares a bishop on ``square`` attacks, given the occupied squares ``occ``."""
     m = occ & tab[T_BISHOP_MASK + square]
@@ -90,7 +90,7 @@ def bishop_attacks(tab, square, occ):
     return tab[tab[T_BISHOP_OFFSET + square] + index]
 
 
-@njit(cache=True)
+@kernel
 def attackers(pos, tab, square, by, occ):
     """The pieces of colour ``by`` that attack ``square`` when ``occ`` are the occupied squares
     (a piece of ``by`` off ``occ`` still attacks through it: callers take it off when they
@@ -106,7 +106,7 @@ def attackers(pos, tab, square, by, occ):
     )
 
 
-@njit(cache=True)
+@kernel
 def attacked(pos, tab, square, by, occ):
     """Whether a piece of colour ``by`` attacks ``square`` (``occ`` as in ``attackers``)."""
     b = by * 6
@@ -122,25 +122,25 @@ def attacked(pos, tab, square, by, occ):
     return (rook_attacks(tab, square, occ) & (pos[P_BB + b + ROOK] | queens)) != U0
 
 
-@njit(cache=True)
+@kernel
 def king_square(pos, side):
     return lsb(pos[P_BB + side * 6 + KING])
 
 
-@njit(cache=True)
+@kernel
 def checkers(pos, tab):
     """The enemy pieces that give check to the side to move."""
     us = np.int64(pos[P_SIDE])
     return attackers(pos, tab, king_square(pos, us), 1 - us, pos[P_ALL])
 
 
-@njit(cache=True)
+@kernel
 def in_check(pos, tab):
     us = np.int64(pos[P_SIDE])
     return attacked(pos, tab, king_square(pos, us), 1 - us, pos[P_ALL])
 
 
-@njit(cache=True)
+@kernel
 def ep_legal(pos, tab, side, frm, ep):
     """Whether the pawn of ``side`` on ``frm`` may take en passant on ``ep`` without leaving its
     king attacked (tried on the occupancy with both pawns gone and the capturer arrived)."""
@@ -159,7 +159,7 @@ def ep_legal(pos, tab, side, frm, ep):
     return (tab[T_PAWN + side * 64 + ksq] & pos[P_BB + b + PAWN] & ~bit(cap)) == U0
 
 
-@njit(cache=True)
+@kernel
 def _add_pawn_moves(moves, n, frm, to, flag, noisy):
     """A pawn's move to ``to``; four moves (or the queen's alone when ``noisy``) when it
     reaches the last rank."""
@@ -176,7 +176,7 @@ def _add_pawn_moves(moves, n, frm, to, flag, noisy):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _add_targets(moves, n, frm, targets, opp):
     while targets:
         to = lsb(targets)
@@ -187,7 +187,7 @@ def _add_targets(moves, n, frm, targets, opp):
     return n
 
 
-@njit(cache=True)
+@kernel
 def gen_moves(pos, tab, moves, n, mode):
     """Write the legal moves of the side to move into ``moves[n:]`` and return the index after
     the last one. ``mode``: ``GEN_ALL`` every move, ``GEN_NOISY`` only captures, en passant and
@@ -267,7 +267,7 @@ def gen_moves(pos, tab, moves, n, mode):
     return _pawn_moves(pos, tab, moves, n, us, ksq, mask, pinned, noisy)
 
 
-@njit(cache=True)
+@kernel
 def _castles(pos, tab, moves, n, us, occ):
     """Castling moves (the king is not in check: the caller knows)."""
     rights = np.int64(pos[P_CASTLE]) >> (2 * us)
@@ -292,7 +292,7 @@ def _castles(pos, tab, moves, n, us, occ):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _pawn_moves(pos, tab, moves, n, us, ksq, mask, pinned, noisy):
     occ = pos[P_ALL]
     opp = pos[P_OCC + 1 - us]

@@ -18,10 +18,9 @@ The per-thread heuristics live in one ``int32`` array ``heur``: the killers of e
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._eval import SEE_VALUE, captured_kind, see
-from ._tables import CAPTURE, P_BOARD, P_SIDE, PROMOTION
+from ._tables import CAPTURE, P_BOARD, P_SIDE, PROMOTION, kernel
 from ._tt import MAX_PLY
 
 TT_MOVE_SCORE = 1 << 30
@@ -34,14 +33,14 @@ H_HISTORY = 2 * MAX_PLY
 HEUR_SIZE = H_HISTORY + 2 * 4096
 
 
-@njit(cache=True)
+@kernel
 def history_index(side, move):
     return H_HISTORY + side * 4096 + (move & 4095)
 
 
-@njit(cache=True)
-def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply):
-    """Give each move of ``moves[start:end]`` its ordering score."""
+@kernel
+def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain):
+    """Give each move of ``moves[start:end]`` its ordering score (``gain``: ``see``'s scratch)."""
     side = np.int64(pos[P_SIDE])
     k1 = heur[H_KILLERS + 2 * ply]
     k2 = heur[H_KILLERS + 2 * ply + 1]
@@ -56,7 +55,7 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply):
                 victim += SEE_VALUE[(flag & 3) + 1]
             attacker = SEE_VALUE[np.int64(pos[P_BOARD + (m & 63)]) % 6]
             value = victim * 8 - attacker // 100
-            if attacker > victim and see(pos, tab, m) < 0:
+            if attacker > victim and see(pos, tab, m, gain) < 0:
                 scores[i] = BAD_CAPTURE + value
             else:
                 scores[i] = GOOD_CAPTURE + value
@@ -68,7 +67,7 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply):
             scores[i] = heur[history_index(side, m)]
 
 
-@njit(cache=True)
+@kernel
 def pick(moves, scores, i, end):
     """Swap the best-scored move of ``moves[i:end]`` into place ``i`` and return it."""
     best = i
@@ -85,14 +84,14 @@ def pick(moves, scores, i, end):
     return np.int64(moves[i])
 
 
-@njit(cache=True)
+@kernel
 def _nudge(heur, index, bonus):
     """Move a history score by ``bonus``, less the closer it already is to the bound."""
     h = np.int64(heur[index])
     heur[index] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
 
-@njit(cache=True)
+@kernel
 def reward(heur, side, ply, move, depth, moves, tried_from, tried_to):
     """A quiet ``move`` refuted its position at ``depth``: make it a killer of ``ply``, raise
     its history and lower that of the quiet moves tried before it (``moves[tried_from:

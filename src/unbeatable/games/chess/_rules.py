@@ -2,7 +2,7 @@
 # carry no annotations (the typed API is ``core.Position``).
 # mypy: disable-error-code="no-untyped-def, no-untyped-call"
 """Kernels that answer the Python side's questions about a position's moves in one call each
-(``core.Position`` would otherwise cross from Python into numba once per move)."""
+(``core.Position`` would otherwise cross from Python into numba once per move), and perft."""
 
 from __future__ import annotations
 
@@ -12,19 +12,6 @@ from numba import njit
 from ._make import make, unmake
 from ._movegen import GEN_ALL, gen_moves, in_check
 from ._tables import MAX_MOVES, P_KEY
-
-
-@njit(cache=True)
-def play(pos, tab, move, out, undo):
-    """``out`` becomes ``pos`` after ``move`` if it is legal there; return whether it was."""
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    n = gen_moves(pos, tab, moves, 0, GEN_ALL)
-    for i in range(n):
-        if moves[i] == move:
-            out[:] = pos
-            make(out, tab, move, undo, 0)
-            return True
-    return False
 
 
 @njit(cache=True)

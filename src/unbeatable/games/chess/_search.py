@@ -39,13 +39,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from ._eval import dead_draw, evaluate, is_quiet, non_pawn_material, see
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
 from ._order import KILLER_SCORE, pick, reward, score_moves
-from ._tables import MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION
+from ._tables import MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
     EXACT,
     LOWER,
@@ -85,10 +84,11 @@ C_SIZE = C_NODES + 256
 
 # the per-thread statistics array (int64)
 S_NODES, S_SELDEPTH, S_THREAD, S_THREADS = 0, 1, 2, 3
-S_SIZE = 4
+S_GAIN = 8  # 34 words of scratch space for the static exchange evaluation
+S_SIZE = S_GAIN + 40
 
 
-@njit(cache=True)
+@kernel
 def _enter(frames, ply, alpha, beta, depth, pv, check, null_ok):
     """Open the frame of the node at ``ply``."""
     frames[ply, F_ALPHA] = alpha
@@ -101,7 +101,7 @@ def _enter(frames, ply, alpha, beta, depth, pv, check, null_ok):
     frames[ply, F_NULLOK] = null_ok
 
 
-@njit(cache=True)
+@kernel
 def _repeated(keys, n_hist, ply, halfmove):
     """Whether the position at ``ply`` stood before with the same side to move since the last
     capture or pawn move: in the search's line or in the game's history before the root."""
@@ -116,7 +116,7 @@ def _repeated(keys, n_hist, ply, halfmove):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _stop_now(ctrl, stats, nodes):
     """Whether this thread must stop: the stop flag, or the node limit (counted exactly with
     one thread, over the threads' published counts with several)."""
@@ -131,12 +131,16 @@ def _stop_now(ctrl, stats, nodes):
     if nodes & 1023 != 0:
         return False
     ctrl[C_NODES + stats[S_THREAD]] = nodes
-    if limit > 0 and ctrl[C_NODES : C_NODES + stats[S_THREADS]].sum() >= limit:
-        ctrl[C_STOP] = 1
+    if limit > 0:
+        total = 0
+        for t in range(stats[S_THREADS]):
+            total += ctrl[C_NODES + t]
+        if total >= limit:
+            ctrl[C_STOP] = 1
     return ctrl[C_STOP] != 0
 
 
-@njit(cache=True)
+@kernel
 def _reduction(depth, count, pv, killer, history):
     r = np.int64(0.75 + math.log(depth) * math.log(count) / 2.25)
     if pv:
@@ -150,7 +154,7 @@ def _reduction(depth, count, pv, killer, history):
     return r
 
 
-@njit(cache=True, nogil=True)
+@kernel_nogil
 def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores, undo, pv,
            pv_len, quiets, depth, alpha, beta, excluded, n_excluded):  # fmt: skip
     """The root's value (the contract: the module's docstring). ``keys[:n_hist]``: the game's
@@ -158,6 +162,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
     ``excluded[:n_excluded]``: root moves not to search (MultiPV's lines already found)."""
     gen = ctrl[C_GEN]
     nodes = stats[S_NODES]
+    gain = stats[S_GAIN : S_GAIN + 34]
     keys[n_hist] = pos[P_KEY]
     _enter(frames, 0, alpha, beta, depth, 1, 1 if in_check(pos, tab) else 0, 0)
     ply = 0
@@ -239,7 +244,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                             frames[ply, F_ALPHA] = static
                         end = gen_moves(pos, tab, moves, base, GEN_NOISY)
                     if result == ABORTED:
-                        score_moves(pos, tab, moves, scores, base, end, tt_move, heur, ply)
+                        score_moves(pos, tab, moves, scores, base, end, tt_move, heur, ply,
+                                    gain)  # fmt: skip
                         frames[ply, F_NEXT] = base
                         frames[ply, F_END] = end
                         frames[ply, F_STAGE] = LOOP
@@ -322,12 +328,12 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 else:
                     frames[ply, F_BEST] = -INF
                     score_moves(pos, tab, moves, scores, base, end, frames[ply, F_TTMOVE],
-                                heur, ply)  # fmt: skip
+                                heur, ply, gain)  # fmt: skip
                     frames[ply, F_NEXT] = base
                     frames[ply, F_END] = end
             if result == ABORTED:
                 pushed = _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets,
-                                     heur, ply, excluded, n_excluded)  # fmt: skip
+                                     heur, ply, excluded, n_excluded, gain)  # fmt: skip
                 if pushed:
                     ply += 1
                     continue
@@ -340,13 +346,13 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
             ply -= 1
 
 
-@njit(cache=True)
+@kernel
 def _eval16(static):
     """A static evaluation as the table keeps it (0 for none: the side was in check)."""
     return 0 if static <= -MATE_BOUND else static
 
 
-@njit(cache=True)
+@kernel
 def _finish(pos, tt, frames, ply, gen):
     """A node's moves are all searched: its value, kept in the table."""
     best = frames[ply, F_BEST]
@@ -359,9 +365,9 @@ def _finish(pos, tt, frames, ply, gen):
     return best
 
 
-@njit(cache=True)
+@kernel
 def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heur, ply, excluded,
-                n_excluded):  # fmt: skip
+                n_excluded, gain):  # fmt: skip
     """Make the node's next move worth searching and open its child's frame; False when the
     node has no move left."""
     end = frames[ply, F_END]
@@ -382,7 +388,7 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             if skip:
                 continue
         quiet = is_quiet(move)
-        if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move) < 0:
+        if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move, gain) < 0:
             continue  # a capture that loses material: not worth a quiescence node
         make(pos, tab, move, undo, ply)
         keys[n_hist + ply + 1] = pos[P_KEY]

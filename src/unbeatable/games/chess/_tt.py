@@ -23,7 +23,8 @@ position (``to_tt``/``from_tt``), so an entry is valid at any distance from the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._tables import kernel
 
 BUCKET = 4  # entries per bucket (8 words: 64 bytes, one cache line)
 UPPER, LOWER, EXACT = 1, 2, 3
@@ -43,7 +44,7 @@ _M2 = np.uint64(3)
 _M6 = np.uint64(63)
 
 
-@njit(cache=True)
+@kernel
 def to_tt(score, ply):
     """A root-relative score as the table keeps it: mates counted from the entry's position."""
     if score >= MATE_BOUND:
@@ -53,7 +54,7 @@ def to_tt(score, ply):
     return score
 
 
-@njit(cache=True)
+@kernel
 def from_tt(score, ply):
     if score >= MATE_BOUND:
         return score - ply
@@ -62,7 +63,7 @@ def from_tt(score, ply):
     return score
 
 
-@njit(cache=True)
+@kernel
 def probe(tt, key):
     """The data of ``key``'s entry, or 0 when the table has none."""
     base = np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET
@@ -73,37 +74,37 @@ def probe(tt, key):
     return np.uint64(0)
 
 
-@njit(cache=True)
+@kernel
 def entry_move(data):
     return np.int64(data & _M16)
 
 
-@njit(cache=True)
+@kernel
 def entry_score(data):
     return np.int64((data >> _SH_SCORE) & _M16) - _BIAS
 
 
-@njit(cache=True)
+@kernel
 def entry_eval(data):
     return np.int64((data >> _SH_EVAL) & _M16) - _BIAS
 
 
-@njit(cache=True)
+@kernel
 def entry_depth(data):
     return np.int64((data >> _SH_DEPTH) & _M8)
 
 
-@njit(cache=True)
+@kernel
 def entry_bound(data):
     return np.int64((data >> _SH_BOUND) & _M2)
 
 
-@njit(cache=True)
+@kernel
 def _entry_gen(data):
     return np.int64((data >> _SH_GEN) & _M6)
 
 
-@njit(cache=True)
+@kernel
 def store(tt, key, move, score, static_eval, depth, bound, gen):
     """Keep what a search learnt of ``key``'s position (the replacement rule: the module's
     docstring). ``score`` as ``to_tt`` gives it; ``gen`` 1..63."""

@@ -187,14 +187,14 @@ class Position:
     def play(self, move: int) -> Position:
         """The position after ``move`` (an integer from :meth:`legal_moves`); raises
         :class:`IllegalMoveError` if it is not legal here."""
-        out = np.empty(NPOS, dtype=np.uint64)
-        undo = np.empty((1, UNDO_WORDS), dtype=np.uint64)
-        with kernel_context():
-            ok = _rules.play(self._array, TABLES, move, out, undo)
-        if not ok:
+        if move not in self.legal_moves():
             raise IllegalMoveError(
                 f"illegal move {move!r} in {self.fen()}", text=str(move), position=self.fen()
             )
+        out = self._array.copy()
+        undo = np.empty((1, UNDO_WORDS), dtype=np.uint64)
+        with kernel_context():
+            _make.make(out, TABLES, move, undo, 0)
         history = (*self._history, self.key) if out[P_HALF] else ()
         return Position(out, history)
 

@@ -204,6 +204,7 @@ def _iterate(
     table: npt.NDArray[np.uint64],
     max_depth: int,
     lines: int,
+    stop_on_mate: bool,
 ) -> None:
     """One thread's iterative deepening (the main thread's iterations go to ``run``).
 
@@ -211,7 +212,9 @@ def _iterate(
     (line ``k`` with the first moves of lines ``0..k-1`` excluded at the root), from depth 4
     on inside an aspiration window of +-25 centipawns around the line's previous value,
     widened (doubling) on the side that fails. Helper threads of odd number search one ply
-    deeper at each iteration, so that the threads' trees differ; they publish nothing."""
+    deeper at each iteration, so that the threads' trees differ; they publish nothing. With
+    ``stop_on_mate`` (a search limited by time or nodes) a mate in ``n`` plies found by an
+    iteration of depth ``2n + 2`` or more ends the search."""
     ctrl = run.ctrl
     w = worker
     w.stats[:] = 0
@@ -279,6 +282,9 @@ def _iterate(
             if w.tid == 0:
                 found.sort(key=lambda line: -line.score)
                 run.iterations.append((tuple(found), depth, int(w.stats[S_SELDEPTH])))
+                plies = MATE - abs(found[0].score)
+                if stop_on_mate and lines == 1 and plies <= MAX_PLY and depth >= 2 * plies + 2:
+                    break  # a mate, searched twice as deep as it is long: no shorter one
     if w.tid == 0:
         run.done = True
 
@@ -357,10 +363,11 @@ class Searcher:
         budget = time_budget(limits, position.turn)
         depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         lines = min(multipv, len(legal))
+        on_mate = limits.depth is None and (budget is not None or limits.nodes is not None)
         threads = [
             threading.Thread(
                 target=_iterate,
-                args=(run, w, position, self.table, depth, lines if w.tid == 0 else 1),
+                args=(run, w, position, self.table, depth, lines if w.tid == 0 else 1, on_mate),
                 daemon=True,
             )
             for w in self._workers
@@ -405,18 +412,19 @@ class Searcher:
 
 
 BENCH_FENS = (
+    # the perft positions, then middle games, endings (no position is a quick mate or draw)
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9",
+    "rn1q1rk1/p4ppp/b3pn2/2p3B1/Q7/P4N2/1P2PPPP/R3KB1R w KQ - 0 12",
     "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8",
-    "2r3k1/pp3ppp/4p3/3pP3/3P4/P4N2/1P3PPP/2R3K1 w - - 0 25",
-    "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
-    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
     "r2qr1k1/1b1nbppp/p2p1n2/1p2p3/3PP3/1BN1BN1P/PP3PP1/R2QR1K1 w - - 0 14",
+    "8/5pk1/6p1/R7/5P2/6PK/r7/8 w - - 0 1",
+    "8/5p2/4k1p1/3p3p/3P3P/4K1P1/5P2/8 w - - 0 1",
 )
 
 
