@@ -17,7 +17,17 @@ import hashlib
 import os
 from pathlib import Path
 
-KERNEL_SOURCES = ("_tables.py", "_pesto.py", "_movegen.py", "_make.py", "_rules.py")
+KERNEL_SOURCES = (
+    "_tables.py",
+    "_pesto.py",
+    "_movegen.py",
+    "_make.py",
+    "_rules.py",
+    "_eval.py",
+    "_order.py",
+    "_tt.py",
+    "_search.py",
+)
 STAMP = "kernels.sha256"
 PACKAGE = Path(__file__).resolve().parent
 

@@ -7,21 +7,20 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._make import make, unmake
 from ._movegen import GEN_ALL, gen_moves, in_check
-from ._tables import MAX_MOVES, P_KEY
+from ._tables import MAX_MOVES, P_KEY, kernel, kernel_nogil
 
 
-@njit(cache=True)
-def move_facts(pos, tab, moves, n, marks, keys, undo):
+@kernel
+def move_facts(pos, tab, moves, n, marks, keys, undo, scratch, replies):
     """For each of the ``n`` moves of ``moves`` (legal in ``pos``): ``marks[i]`` 0 when it gives
-    no check, 1 check, 2 mate; ``keys[i]`` the key of the position it leads to."""
-    scratch = np.empty_like(pos)
-    replies = np.empty(MAX_MOVES, dtype=np.int32)
+    no check, 1 check, 2 mate; ``keys[i]`` the key of the position it leads to. ``scratch``
+    (a position array) and ``replies`` (``MAX_MOVES``) are working space."""
     for i in range(n):
-        scratch[:] = pos
+        for j in range(pos.shape[0]):
+            scratch[j] = pos[j]
         make(scratch, tab, np.int64(moves[i]), undo, 0)
         keys[i] = scratch[P_KEY]
         if in_check(scratch, tab):
@@ -30,11 +29,12 @@ def move_facts(pos, tab, moves, n, marks, keys, undo):
             marks[i] = 0
 
 
-@njit(cache=True, nogil=True)
-def perft(pos, tab, depth, moves, undo, ply):
+@kernel_nogil
+def perft(pos, tab, depth, moves, undo, stack, ply):
     """The number of move sequences of ``depth`` plies (the last ply counted in bulk: the
     length of the list of legal moves). ``moves`` holds ``MAX_MOVES`` slots per ply and
-    ``undo`` one record per ply, from ``ply`` on (for ``depth`` plies).
+    ``undo`` one record per ply, from ``ply`` on (for ``depth`` plies); ``stack``: ``2 * depth``
+    words of working space.
 
     A loop over an explicit stack, not a recursion: numba's on-disk cache mislinks a cached
     kernel that calls a recursive one (numba issue 6061), so no kernel here recurses."""
@@ -43,8 +43,8 @@ def perft(pos, tab, depth, moves, undo, ply):
     end = gen_moves(pos, tab, moves, start, GEN_ALL)
     if depth <= 1:
         return end - start if depth == 1 else 1
-    nexts = np.empty(depth, dtype=np.int64)  # per level: the next move's index
-    ends = np.empty(depth, dtype=np.int64)
+    nexts = stack[:depth]  # per level: the next move's index
+    ends = stack[depth : 2 * depth]
     nexts[0] = start
     ends[0] = end
     level = 0
@@ -70,14 +70,14 @@ def perft(pos, tab, depth, moves, undo, ply):
     return total
 
 
-@njit(cache=True, nogil=True)
-def divide(pos, tab, depth, moves, undo, counts):
+@kernel_nogil
+def divide(pos, tab, depth, moves, undo, stack, counts):
     """``perft(depth - 1)`` after each legal move (depth >= 1): the moves in ``moves[:n]``,
     their counts in ``counts[:n]``; returns n."""
     n = gen_moves(pos, tab, moves, 0, GEN_ALL)
     for i in range(n):
         m = np.int64(moves[i])
         make(pos, tab, m, undo, 0)
-        counts[i] = perft(pos, tab, depth - 1, moves, undo, 1)
+        counts[i] = perft(pos, tab, depth - 1, moves, undo, stack, 1)
         unmake(pos, tab, m, undo, 0)
     return n

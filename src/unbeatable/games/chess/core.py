@@ -309,7 +309,15 @@ class Position:
         undo = np.empty((1, UNDO_WORDS), dtype=np.uint64)
         with kernel_context():
             _rules.move_facts(
-                self._array, TABLES, np.array(legal, dtype=np.int32), n, marks, keys, undo
+                self._array,
+                TABLES,
+                np.array(legal, dtype=np.int32),
+                n,
+                marks,
+                keys,
+                undo,
+                np.empty(NPOS, dtype=np.uint64),
+                np.empty(MAX_MOVES, dtype=np.int32),
             )
         return legal, [int(m) for m in marks], [int(k) for k in keys]
 
@@ -531,7 +539,8 @@ def perft(position: Position, depth: int) -> int:
     moves = np.empty((depth + 1) * MAX_MOVES, dtype=np.int32)
     undo = np.empty((depth + 1, UNDO_WORDS), dtype=np.uint64)
     with kernel_context():
-        return int(_rules.perft(pos, TABLES, depth, moves, undo, 0))
+        stack = np.empty(2 * depth + 2, dtype=np.int64)
+        return int(_rules.perft(pos, TABLES, depth, moves, undo, stack, 0))
 
 
 def divide(position: Position, depth: int) -> list[tuple[str, int]]:
@@ -544,6 +553,7 @@ def divide(position: Position, depth: int) -> list[tuple[str, int]]:
     undo = np.empty((depth + 1, UNDO_WORDS), dtype=np.uint64)
     counts = np.zeros(MAX_MOVES, dtype=np.int64)
     with kernel_context():
-        n = _rules.divide(pos, TABLES, depth, moves, undo, counts)
+        stack = np.empty(2 * depth + 2, dtype=np.int64)
+        n = _rules.divide(pos, TABLES, depth, moves, undo, stack, counts)
     return [(_notation.uci(int(moves[i])), int(counts[i])) for i in range(n)]
 
