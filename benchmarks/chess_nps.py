@@ -10,7 +10,9 @@ Threads: for each of the bench positions (``searcher.BENCH_FENS``) in turn, a fr
 (64 MiB table) of each thread count searches it for ``--seconds`` (``movetime``), one after the
 other, so that each count meets the same load. Nodes are every thread's; nodes per second are
 the totals' ratio. The machine is shared: beside the speed-up the script prints how much CPU
-two busy processes get side by side here (1.0: two free cores; 2.0: one core's worth).
+two busy processes get side by side here (1.0: two free cores; 2.0: one core's worth), and the
+nodes per CPU second of each thread count (the process's CPU time, every thread's): when two
+threads do as many nodes per CPU second as one, the wall-clock speed-up on two free cores is 2.
 
 Cold: a child process with an empty numba cache (``NUMBA_CACHE_DIR`` in a fresh directory)
 imports the core, makes a position, lists its moves and SAN, runs perft 2 and a depth-1 search:
@@ -81,11 +83,15 @@ def threads(seconds: float, counts: list[int]) -> None:
     print(f"two busy processes here run {cpu_check():.2f}x slower than one (1.0: two free cores)")
     nodes = dict.fromkeys(counts, 0)
     spent = dict.fromkeys(counts, 0.0)
+    cpu = dict.fromkeys(counts, 0.0)
     depth: dict[int, list[int]] = {n: [] for n in counts}
     for fen in BENCH_FENS:
         position = Position.from_fen(fen)
         for n in counts:
-            result = Searcher(hash_mb=64, threads=n).search(position, Limits(movetime=seconds))
+            searcher = Searcher(hash_mb=64, threads=n)
+            start = time.process_time()
+            result = searcher.search(position, Limits(movetime=seconds))
+            cpu[n] += time.process_time() - start
             nodes[n] += result.nodes
             spent[n] += result.elapsed
             depth[n].append(result.depth)
@@ -99,7 +105,8 @@ def threads(seconds: float, counts: list[int]) -> None:
         print(
             f"Threads {n}: {nodes[n]:,} nodes in {spent[n]:.1f} s = {nps / 1e6:.2f} M nodes/s "
             f"({nps / base:.2f}x Threads {counts[0]}), mean depth "
-            f"{sum(depth[n]) / len(depth[n]):.1f}"
+            f"{sum(depth[n]) / len(depth[n]):.1f}; {cpu[n]:.1f} CPU s, "
+            f"{nodes[n] / cpu[n] / 1e6:.2f} M nodes per CPU second"
         )
 
 

@@ -215,6 +215,14 @@ def test_multipv_gives_each_line_its_own_first_move() -> None:
     assert sorted(line.move for line in every.lines) == sorted(position.legal_moves())
 
 
+def test_each_completed_iteration_is_reported() -> None:
+    seen: list[int] = []
+    result = Searcher().search(
+        Position.initial(), Limits(depth=6), on_iteration=lambda r: seen.append(r.depth)
+    )
+    assert seen == [1, 2, 3, 4, 5, 6] and result.depth == 6 and result.complete
+
+
 def test_bench_is_a_deterministic_signature() -> None:
     first = bench(depth=4)[0]
     assert first == bench(depth=4)[0] and first > len(BENCH_FENS)

@@ -13,7 +13,6 @@ Nothing here imports python-chess: this is our own implementation of the rules.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from enum import Enum
 
 import numba
@@ -459,9 +458,6 @@ class Position:
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (self._array.tobytes(), self._history))
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.legal_moves())
 
 
 def _rebuild(data: bytes, history: tuple[int, ...]) -> Position:

@@ -385,9 +385,9 @@ class Searcher:
                         ctrl[C_STOP] = 1
                     elif elapsed >= budget[0]:
                         ctrl[C_SOFT] = 1
-                if on_iteration is not None and len(run.iterations) != seen:
-                    seen = len(run.iterations)
-                    on_iteration(self._result(run, legal, start, complete=False))
+                while on_iteration is not None and seen < len(run.iterations):
+                    on_iteration(self._result(run, legal, start, complete=False, index=seen))
+                    seen += 1
         except KeyboardInterrupt:
             interrupted = True
         finally:
@@ -399,12 +399,15 @@ class Searcher:
         return replace(result, interrupted=interrupted)
 
     @staticmethod
-    def _result(run: _Run, legal: tuple[int, ...], start: float, complete: bool) -> SearchResult:
+    def _result(
+        run: _Run, legal: tuple[int, ...], start: float, complete: bool, index: int = -1
+    ) -> SearchResult:
+        """The result of iteration ``index`` (the last by default)."""
         nodes = run.nodes()
         elapsed = time.perf_counter() - start
         if not run.iterations:  # not even the first iteration finished: any legal move
             return SearchResult(legal[0], 0, (legal[0],), 0, 0, nodes, elapsed, (), False)
-        lines, depth, seldepth = run.iterations[-1]
+        lines, depth, seldepth = run.iterations[index]
         top = lines[0]
         return SearchResult(
             top.move, top.score, top.pv, depth, seldepth, nodes, elapsed, lines, complete
