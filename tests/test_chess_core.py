@@ -98,6 +98,14 @@ def test_en_passant_is_refused_when_it_uncovers_a_check_along_the_rank() -> None
     assert check.is_check() and "e4d3" in map(Position.uci, check.legal_moves())
 
 
+def test_the_most_moves_fit() -> None:
+    # the position with the most legal moves known (218), nine queens among them
+    most = Position.from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1")
+    assert len(most.legal_moves()) == 218 and perft(most, 2) == sum(
+        len(most.play(m).legal_moves()) for m in most.legal_moves()
+    )
+
+
 def test_fen_round_trips_and_defaults() -> None:
     for fen, _ in PERFT.values():
         assert Position.from_fen(fen).fen() == fen
@@ -117,6 +125,8 @@ def test_fen_round_trips_and_defaults() -> None:
         ("8/8/8/8/8/8/8/8 w - - 0 1", "White has 0 kings"),
         ("k7/8/8/8/8/8/8/KK6 w - - 0 1", "White has 2 kings"),
         ("k6P/8/8/8/8/8/8/K7 w - - 0 1", "first or last rank"),
+        ("k7/8/8/8/8/8/PPPPPPPP/QQK5 w - - 0 1", "White has more pieces than its pawns"),
+        ("k7/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K7 w - - 0 1", "White has more pieces than its pawns"),
         ("k6R/8/8/8/8/8/8/K7 w - - 0 1", "side not to move is in check"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling right 'K'"),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1", "castling 'KK'"),

@@ -20,15 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ...game import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from . import _make, _movegen, _notation, _rules
+from . import _fen, _make, _movegen, _notation, _rules
 from ._cache import drop_stale_cache
 from ._tables import (
     BISHOP,
-    BK,
-    BLACK,
-    BQ,
     EMPTY,
-    KING,
     KNIGHT,
     MAX_MOVES,
     NO_SQUARE,
@@ -46,9 +42,6 @@ from ._tables import (
     QUEEN,
     ROOK,
     UNDO_WORDS,
-    WHITE,
-    WK,
-    WQ,
     build_tables,
 )
 
@@ -71,14 +64,6 @@ __all__ = [
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 TABLES = build_tables()
 _DARK = 0xAA55AA55AA55AA55  # a1, c1, ..., the dark squares
-_CASTLE_LETTERS = ((WK, "K"), (WQ, "Q"), (BK, "k"), (BQ, "q"))
-# What each castling right needs: the king's square, the rook's square, the piece codes.
-_CASTLE_NEEDS = {
-    WK: (4, 7, KING, ROOK),
-    WQ: (4, 0, KING, ROOK),
-    BK: (60, 63, 6 + KING, 6 + ROOK),
-    BQ: (60, 56, 6 + KING, 6 + ROOK),
-}
 
 
 def kernel_context() -> contextlib.AbstractContextManager[object]:
@@ -133,44 +118,15 @@ class Position:
         no game can reach this way (kings, pawns on the last ranks, the side not to move in
         check, castling rights without their king and rook, an impossible en-passant square).
         An en-passant square is kept only if a pawn may legally take there."""
-        fields = fen.split()
-        if not 4 <= len(fields) <= 6:
-            raise InvalidPositionError(
-                f"not a FEN: {fen!r} (expected 4 to 6 fields, found {len(fields)})", text=fen
-            )
-        placement, side, castling, ep, *clocks = fields
-        array = np.zeros(NPOS, dtype=np.uint64)
-        _read_placement(array, placement, fen)
-        if side not in ("w", "b"):
-            raise InvalidPositionError(f"not a FEN: {fen!r} (side to move {side!r})", text=fen)
-        array[P_SIDE] = WHITE if side == "w" else BLACK
-        array[P_CASTLE] = _read_castling(array, castling, fen)
-        array[P_EP] = _read_ep(array, ep, side, fen)
-        half, full = clocks + ["0", "1"][len(clocks) :]
-        if not (half.isdigit() and full.isdigit() and int(half) < 10**6):
-            raise InvalidPositionError(
-                f"not a FEN: {fen!r} (clocks {half!r} {full!r})", text=fen
-            )
-        array[P_HALF] = int(half)
-        array[P_FULL] = min(max(int(full), 1), 10**6)  # puzzles often say 0
+        array = _fen.read(fen)
         with kernel_context():
             _make.refresh(array, TABLES)
         position = cls(array)
-        position._check_kings(fen)
+        position._check_checks(fen)
         return position
 
-    def _check_kings(self, fen: str) -> None:
+    def _check_checks(self, fen: str) -> None:
         a = self._array
-        for colour, name in ((WHITE, "White"), (BLACK, "Black")):
-            n = _count(int(a[P_BB + colour * 6 + KING]))
-            if n != 1:
-                raise InvalidPositionError(
-                    f"not a legal position: {fen!r} ({name} has {n} kings)", text=fen
-                )
-        if int(a[P_BB + PAWN] | a[P_BB + 6 + PAWN]) & 0xFF000000000000FF:
-            raise InvalidPositionError(
-                f"not a legal position: {fen!r} (a pawn on the first or last rank)", text=fen
-            )
         with kernel_context():
             flipped = a.copy()
             flipped[P_SIDE] = 1 - int(a[P_SIDE])
@@ -254,30 +210,7 @@ class Position:
         return [int(p) for p in self._array[P_BOARD : P_BOARD + 64]]
 
     def fen(self) -> str:
-        board = self.board()
-        rows = []
-        for rank in range(7, -1, -1):
-            row, empty = "", 0
-            for file in range(8):
-                piece = board[rank * 8 + file]
-                if piece == EMPTY:
-                    empty += 1
-                    continue
-                row += (str(empty) if empty else "") + PIECE_LETTERS[piece]
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        rights = "".join(c for bit, c in _CASTLE_LETTERS if self.castling_rights & bit) or "-"
-        ep = self.ep_square
-        return " ".join(
-            [
-                "/".join(rows),
-                "wb"[self.turn],
-                rights,
-                "-" if ep is None else _notation.square_name(ep),
-                str(self.halfmove_clock),
-                str(self.fullmove_number),
-            ]
-        )
+        return _fen.write(self._array)
 
     def __str__(self) -> str:
         board = self.board()
@@ -464,68 +397,6 @@ def _rebuild(data: bytes, history: tuple[int, ...]) -> Position:
     return Position(np.frombuffer(data, dtype=np.uint64).copy(), history)
 
 
-def _read_placement(array: npt.NDArray[np.uint64], placement: str, fen: str) -> None:
-    ranks = placement.split("/")
-    if len(ranks) != 8:
-        raise InvalidPositionError(
-            f"not a FEN: {fen!r} (the board has {len(ranks)} ranks, not 8)", text=fen
-        )
-    for r, text in enumerate(ranks):
-        rank, file = 7 - r, 0
-        for c in text:
-            if c in "12345678":
-                file += int(c)
-            elif c in PIECE_LETTERS and file < 8:
-                array[P_BB + PIECE_LETTERS.index(c)] |= np.uint64(1 << (rank * 8 + file))
-                file += 1
-            else:
-                raise InvalidPositionError(
-                    f"not a FEN: {fen!r} ({c!r} in rank {rank + 1})", text=fen
-                )
-        if file != 8:
-            raise InvalidPositionError(
-                f"not a FEN: {fen!r} (rank {rank + 1} has {file} squares, not 8)", text=fen
-            )
-
-
-def _read_castling(array: npt.NDArray[np.uint64], text: str, fen: str) -> int:
-    if text == "-":
-        return 0
-    rights = 0
-    for c in text:
-        bit = dict((letter, b) for b, letter in _CASTLE_LETTERS).get(c)
-        if bit is None or rights & bit:
-            raise InvalidPositionError(f"not a FEN: {fen!r} (castling {text!r})", text=fen)
-        king_sq, rook_sq, king, rook = _CASTLE_NEEDS[bit]
-        if not int(array[P_BB + king]) >> king_sq & 1 or not int(array[P_BB + rook]) >> rook_sq & 1:
-            raise InvalidPositionError(
-                f"not a legal position: {fen!r} (castling right {c!r} without its king on "
-                f"{_notation.square_name(king_sq)} and rook on {_notation.square_name(rook_sq)})",
-                text=fen,
-            )
-        rights |= bit
-    return rights
-
-
-def _read_ep(array: npt.NDArray[np.uint64], text: str, side: str, fen: str) -> int:
-    if text == "-":
-        return NO_SQUARE
-    try:
-        ep = _notation.parse_square(text)
-    except ValueError:
-        raise InvalidPositionError(f"not a FEN: {fen!r} (en passant {text!r})", text=fen) from None
-    rank, pawn_sq, back = (5, ep - 8, ep + 8) if side == "w" else (2, ep + 8, ep - 8)
-    pawn = P_BB + (6 + PAWN if side == "w" else PAWN)
-    occupied = int(np.bitwise_or.reduce(array[P_BB : P_BB + 12]))
-    if ep >> 3 != rank or not int(array[pawn]) >> pawn_sq & 1 or occupied >> ep & 1 or (
-        occupied >> back & 1
-    ):
-        raise InvalidPositionError(
-            f"not a legal position: {fen!r} (no pawn can just have passed {text})", text=fen
-        )
-    return ep
-
-
 def perft(position: Position, depth: int) -> int:
     """The number of legal move sequences of ``depth`` plies from ``position`` (the last ply
     counted in bulk)."""
@@ -552,4 +423,3 @@ def divide(position: Position, depth: int) -> list[tuple[str, int]]:
         stack = np.empty(2 * depth + 2, dtype=np.int64)
         n = _rules.divide(pos, TABLES, depth, moves, undo, stack, counts)
     return [(_notation.uci(int(moves[i])), int(counts[i])) for i in range(n)]
-
