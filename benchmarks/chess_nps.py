@@ -5,6 +5,7 @@ compile time and warm start.
     PYTHONPATH=src python benchmarks/chess_nps.py [--seconds 2] [--threads 1 2]
     PYTHONPATH=src python benchmarks/chess_nps.py --bench 10      # the node-count signature
     PYTHONPATH=src python benchmarks/chess_nps.py --cold          # compile from an empty cache
+    PYTHONPATH=src python benchmarks/chess_nps.py --latency       # how long past movetime
 
 Threads: for each of the bench positions (``searcher.BENCH_FENS``) in turn, a fresh searcher
 (64 MiB table) of each thread count searches it for ``--seconds`` (``movetime``), one after the
@@ -110,6 +111,25 @@ def threads(seconds: float, counts: list[int]) -> None:
         )
 
 
+def latency(counts: list[int]) -> None:
+    """How long past ``movetime`` each search returns (the whole call, threads started and
+    joined), over the bench positions at 50 ms and 200 ms."""
+    for n in counts:
+        searcher = Searcher(hash_mb=16, threads=n)
+        over = []
+        for movetime in (0.05, 0.2):
+            for fen in BENCH_FENS:
+                position = Position.from_fen(fen)
+                start = time.perf_counter()
+                searcher.search(position, Limits(movetime=movetime))
+                over.append(time.perf_counter() - start - movetime)
+        over.sort()
+        print(
+            f"Threads {n}: past movetime by {1000 * over[len(over) // 2]:.1f} ms (median), "
+            f"{1000 * over[-1]:.1f} ms (worst) over {len(over)} searches; load {load()}"
+        )
+
+
 def cold() -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), *filter(None, [env.get("PYTHONPATH")])])
@@ -136,13 +156,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, nargs="*", default=[1, 2])
     p.add_argument("--bench", type=int, metavar="DEPTH", help="the bench signature at DEPTH")
     p.add_argument("--cold", action="store_true", help="cold compile time and warm start")
+    p.add_argument("--latency", action="store_true", help="how long past movetime a search ends")
     args = p.parse_args(argv)
     print(f"load average at the start: {load()}", flush=True)
     if args.cold:
         cold()
         return 0
     Searcher(hash_mb=1).search(Position.initial(), Limits(depth=1))  # load the kernels
-    if args.bench:
+    if args.latency:
+        latency(args.threads)
+    elif args.bench:
         nodes, seconds = bench(args.bench)
         print(
             f"bench depth {args.bench}: {nodes} nodes, {seconds:.2f} s, {nodes / seconds:,.0f} nps"

@@ -393,8 +393,9 @@ class Searcher:
         finally:
             ctrl[C_STOP] = 1  # the helpers stop with the main thread
             for t in threads:
-                with contextlib.suppress(KeyboardInterrupt):
-                    t.join()
+                while t.is_alive():  # a second Ctrl-C must not leave a thread searching
+                    with contextlib.suppress(KeyboardInterrupt):
+                        t.join()
         result = self._result(run, legal, start, complete=run.done and not interrupted)
         return replace(result, interrupted=interrupted)
 
