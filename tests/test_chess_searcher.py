@@ -5,6 +5,7 @@ numba's compiler off. No timing is asserted."""
 
 from __future__ import annotations
 
+import _thread
 import random
 import threading
 
@@ -141,6 +142,19 @@ def test_stop_ends_an_infinite_search() -> None:
     assert not worker.is_alive()
     [result] = results
     assert not result.complete and result.best in Position.initial().legal_moves()
+
+
+def test_ctrl_c_ends_a_search_with_what_it_has() -> None:
+    searcher = Searcher()
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        result = searcher.search(Position.initial(), Limits(infinite=True))
+    finally:
+        timer.cancel()
+    assert result.interrupted and not result.complete
+    assert result.best in Position.initial().legal_moves() and result.depth >= 1
+    assert searcher.search(Position.initial(), Limits(depth=2)).complete  # usable again
 
 
 def test_movetime_and_clock_budgets() -> None:
