@@ -100,7 +100,7 @@ class Three(Count):
     ("state", "check", "words"),
     [
         (Mutating(), "play", "changed the state it was called on"),
-        (Chatty(), "outcome", "must return an Outcome or None, not 'over'"),
+        (Chatty(), "outcome", "must return an Outcome, a Payoff or None, not 'over'"),
         (Silent(), "evaluate", "must return a number, not None"),
         (Stuck(), "legal_moves", "no legal moves but outcome() says the game goes on"),
         (Unhashable(), "key", "unhashable"),

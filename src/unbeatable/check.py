@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .game import FIRST, SECOND, Game, GameError, Move, Outcome, State
+from .game import FIRST, SECOND, Game, GameError, Move, Outcome, Payoff, State
 
 __all__ = ["CheckReport", "GameCheckError", "check_game"]
 
@@ -110,8 +110,17 @@ def _call(check: str, state: State, what: Callable[[], Any], move: Move | None =
 
 def _check_position(state: State, game: Game | None) -> None:
     outcome = _call("outcome", state, state.outcome)
-    if outcome is not None and not isinstance(outcome, Outcome):
-        raise _fail("outcome", state, f"outcome() must return an Outcome or None, not {outcome!r}")
+    if outcome is not None and not isinstance(outcome, (Outcome, Payoff)):
+        raise _fail(
+            "outcome", state, f"outcome() must return an Outcome, a Payoff or None, not {outcome!r}"
+        )
+    if outcome is not None and isinstance(outcome, Payoff) != state.numeric_outcomes:
+        raise _fail(
+            "outcome",
+            state,
+            f"outcome() returned {outcome!r} but numeric_outcomes is {state.numeric_outcomes}"
+            " (a game ends with Payoffs exactly when it sets numeric_outcomes)",
+        )
     to_move = _call("to_move", state, lambda: state.to_move)
     if to_move not in (FIRST, SECOND) or isinstance(to_move, bool):
         raise _fail("to_move", state, f"to_move must be 0 or 1, not {to_move!r}")

@@ -16,6 +16,7 @@ Moves enter a state through two doors:
 from __future__ import annotations
 
 import enum
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidPositionError",
     "Move",
     "Outcome",
+    "Payoff",
     "SolveAnswer",
     "SolveRequest",
     "State",
@@ -59,7 +61,8 @@ def require_text(text: object) -> str:
 #: A bad text is echoed in messages cut to this many characters.
 ECHO_LIMIT = 80
 
-_QUOTED = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + ",})'")
+#: The longest message about bad input that :func:`cut_echoes` leaves whole.
+MESSAGE_LIMIT = 4 * ECHO_LIMIT
 
 
 def cut(text: str, limit: int = ECHO_LIMIT) -> str:
@@ -68,10 +71,92 @@ def cut(text: str, limit: int = ECHO_LIMIT) -> str:
 
 
 def cut_echoes(message: str) -> str:
-    """``message`` with every quoted text (``'...'``) longer than :data:`ECHO_LIMIT`
-    characters cut (see :func:`cut`): an error about a long position still ends with its
-    reason."""
-    return _QUOTED.sub(lambda m: repr(cut(m.group(1))), message)
+    """``message`` with its long echoes cut, so that an error about a long text still fits on
+    a line and keeps its reason: every quoted text (``'...'`` or ``"..."``, as ``repr`` writes
+    it) longer than :data:`ECHO_LIMIT` characters is cut to that many and ``...`` inside its
+    quotes (never inside an escape such as ``\\x00``); every other run of more than
+    :data:`ECHO_LIMIT` characters without a space (a board picture) the same way, without
+    quotes; and what is still longer than :data:`MESSAGE_LIMIT` loses its middle (`` ... ``),
+    so that it still begins with what is wrong and ends with where (``(move 10 of ...)``).
+
+    A quote opens only at the start or after a character that is not a letter or digit (an
+    apostrophe, as in ``game's``, opens nothing) and closes at the next unescaped quote of
+    the same kind; a quote that never closes is an ordinary character.
+    """
+    pieces: list[str] = []
+    plain = 0  # where the text not yet copied starts
+    index = 0
+    while index < len(message):
+        char = message[index]
+        if char in "'\"" and (index == 0 or not message[index - 1].isalnum()):
+            end = _closing_quote(message, index)
+            if end is not None:
+                pieces.append(_cut_words(message[plain:index]))
+                pieces.append(char + _cut_quoted(message[index + 1 : end]) + char)
+                index = plain = end + 1
+                continue
+        index += 1
+    pieces.append(_cut_words(message[plain:]))
+    return _cut_middle("".join(pieces), MESSAGE_LIMIT)
+
+
+def _closing_quote(message: str, start: int) -> int | None:
+    """The index of the quote that closes the one at ``start`` (skipping escaped ones), or
+    None."""
+    quote = message[start]
+    index = start + 1
+    while index < len(message):
+        if message[index] == "\\":
+            index += 2
+        elif message[index] == quote:
+            return index
+        else:
+            index += 1
+    return None
+
+
+#: The characters of an escape that ``repr`` writes, by the letter after the backslash (2
+#: for the others: ``\\n``, ``\\\\``, ``\\'``).
+_ESCAPE_LENGTH = {"x": 4, "u": 6, "U": 10}
+
+
+def _cut_quoted(body: str) -> str:
+    """A quoted text's inside cut to :data:`ECHO_LIMIT` characters and ``...``, never inside
+    an escape (``\\n``, ``\\x00``)."""
+    if len(body) <= ECHO_LIMIT:
+        return body
+    index = 0
+    while index < len(body):
+        step = _ESCAPE_LENGTH.get(body[index + 1 : index + 2], 2) if body[index] == "\\" else 1
+        if index + step > ECHO_LIMIT:
+            return body[:index] + "..."
+        index += step
+    return body
+
+
+_LONG_WORD = re.compile(r"\S{" + str(ECHO_LIMIT + 1) + ",}")
+
+
+def _cut_words(text: str) -> str:
+    """``text`` with every run of more than :data:`ECHO_LIMIT` characters without a space
+    cut to that many and ``...``."""
+    return _LONG_WORD.sub(lambda found: cut(found.group()), text)
+
+
+def _cut_middle(text: str, limit: int) -> str:
+    """``text`` itself when it has at most ``limit`` characters, else its first and last
+    characters around `` ... ``, ``limit`` characters in all, cut at spaces where there are
+    some near the cuts."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(" ... ")
+    head, tail = text[: room // 2], text[len(text) - (room - room // 2) :]
+    near = ECHO_LIMIT // 4
+    space = head.rfind(" ", len(head) - near)
+    head = head[:space] if space > 0 else head
+    space = tail.find(" ", 0, near)
+    tail = tail[space + 1 :] if space >= 0 else tail
+    return f"{head.rstrip()} ... {tail.lstrip()}"
 
 
 def player_name(player: int) -> str:
@@ -99,6 +184,64 @@ class Outcome(enum.Enum):
         if self is Outcome.DRAW:
             return "draw"
         return f"{player_name(self.value)} player wins"
+
+
+@dataclass(frozen=True)
+class Payoff:
+    """How a finished game ended, as numbers: ``values[p]`` is what player ``p`` gets (a
+    textbook tree's leaf, points won, an expected score). A game returns one from
+    :meth:`State.outcome` instead of an :class:`Outcome` when its results are numbers rather
+    than a win, a draw or a loss, and declares so with :attr:`State.numeric_outcomes`.
+
+    The search takes the value of the player to move as the position's exact value, on the
+    engine's own scale (a payoff of 3 is the value 3), so payoffs must lie well inside it:
+    below :data:`PAYOFF_LIMIT` in size. A two-player zero-sum game gives ``(v, -v)``
+    (:meth:`zero_sum`); a game of more players gives one value per player.
+    """
+
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        values = self.values
+        if not isinstance(values, tuple) or len(values) < 2:
+            raise ValueError(f"a payoff has one value per player (two or more), not {values!r}")
+        for value in values:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or abs(value) >= PAYOFF_LIMIT
+            ):
+                raise ValueError(
+                    f"a payoff is a finite number below {PAYOFF_LIMIT:,} in size, not {value!r}"
+                )
+
+    @classmethod
+    def zero_sum(cls, first: float) -> Payoff:
+        """The payoff of a two-player zero-sum game: ``first`` to the first player, its
+        negation to the second."""
+        return cls((first, -first))
+
+    @property
+    def winner(self) -> int | None:
+        """The player with the greatest payoff, or None when two or more share it."""
+        top = max(self.values)
+        best = [p for p, value in enumerate(self.values) if value == top]
+        return best[0] if len(best) == 1 else None
+
+    def __str__(self) -> str:
+        if len(self.values) == 2 and self.values[1] == -self.values[0]:
+            return f"payoff {_number(self.values[0])}"
+        return "payoffs " + ", ".join(_number(v) for v in self.values)
+
+
+#: The largest payoff the search takes (a thousandth of its win scores).
+PAYOFF_LIMIT = 1_000_000
+
+
+def _number(value: float) -> str:
+    """A payoff as people write it: ``3``, ``-1.5``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 class GameError(ValueError):
@@ -209,10 +352,19 @@ class State(ABC):
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
     has_solver: ClassVar[bool] = False
 
+    #: True when the game ends with a :class:`Payoff` (numbers) rather than an
+    #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
+    numeric_outcomes: ClassVar[bool] = False
+
     #: Seconds a search takes when it is given no limit at all. None (the default): such a
     #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
     default_time: ClassVar[float | None] = None
+
+    #: Such a game's thinking time for other purposes than a plain search, by purpose
+    #: (``move``: an opponent's move in an interactive front end; ``analysis``: an analysis
+    #: there); a purpose not listed takes :attr:`default_time`. See :meth:`thinking_time`.
+    thinking_times: ClassVar[Mapping[str, float]] = {}
 
     # --- required -------------------------------------------------------------------------
 
@@ -230,8 +382,10 @@ class State(ABC):
         """The state after ``move``; unchecked (``move`` must come from :meth:`legal_moves`)."""
 
     @abstractmethod
-    def outcome(self) -> Outcome | None:
-        """None while the game goes on, else how it ended."""
+    def outcome(self) -> Outcome | Payoff | None:
+        """None while the game goes on, else how it ended: an :class:`Outcome` (a win, a
+        draw or a loss), or a :class:`Payoff` for a game whose results are numbers (it then
+        sets :attr:`numeric_outcomes`)."""
 
     # --- optional, with defaults ------------------------------------------------------------
 
@@ -356,6 +510,14 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         return self.outcome() is not None
+
+    def thinking_time(self, purpose: str = "search") -> float | None:
+        """Seconds a search of this game thinks when given no limit, for ``purpose``
+        (``search``, ``move`` or ``analysis``: see :data:`unbeatable.search.policy.PURPOSES`);
+        None for a game searched to its end. The one place a game's times are set."""
+        if self.default_time is None:
+            return None
+        return self.thinking_times.get(purpose, self.default_time)
 
 
 def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:

@@ -1,15 +1,19 @@
-"""The principal variation: one routine for every searcher (and one for a game's own solver)."""
+"""The principal variation: one routine for every searcher (a game's own solver's line is
+:func:`.policy.solver_line`)."""
 
 from __future__ import annotations
 
-import time
-
-from ..game import Move, SolveAnswer, SolveRequest, State
-from .engine import Engine
+from ..game import Move, State
+from .engine import Engine, SearchStopped
+from .result import UNLIMITED
 from .score import WIN_MIN
-from .table import EXACT
+from .stack import alphabeta_stack
+from .table import EXACT, TranspositionTable
 
-__all__ = ["child_value", "principal_variation", "solver_line"]
+__all__ = ["child_value", "complete_line", "principal_variation"]
+
+#: Entries of the table a line is completed with when the search had none.
+LINE_TABLE_SIZE = 1 << 16
 
 
 def child_value(value: int, parent: State, child: State) -> int:
@@ -23,10 +27,11 @@ def child_value(value: int, parent: State, child: State) -> int:
 
 
 def principal_variation(
-    state: State, engine: Engine, line: list[Move], depth: int, value: int
+    state: State, engine: Engine, line: list[Move], depth: int | None, value: int
 ) -> tuple[Move, ...]:
     """The best move's line as the search saw it, extended by the table's best moves where a
-    table hit cut the line short, up to ``depth`` moves.
+    table hit cut the line short, up to ``depth`` moves (None: to the end of the game, for an
+    exact value).
 
     ``value`` is the value of ``state`` from its side to move. A table move is only followed
     when the position it leads to holds an exact entry of just the value the line predicts
@@ -44,7 +49,7 @@ def principal_variation(
         value = child_value(value, position, child)
         position = child
     seen = set()
-    while len(line) < depth and position.outcome() is None:
+    while (depth is None or len(line) < depth) and position.outcome() is None:
         key = engine.key(position)
         entry = table.probe(key)
         if entry is None or entry.move is None or key in seen:
@@ -56,7 +61,7 @@ def principal_variation(
         expected = child_value(value, position, child)
         outcome = child.outcome()
         if outcome is not None:
-            if engine.terminal_value(child, outcome.winner, 0) != expected:
+            if engine.terminal_value(child, outcome, 0) != expected:
                 break
         else:
             found = table.probe(engine.key(child))
@@ -67,42 +72,53 @@ def principal_variation(
     return tuple(line)
 
 
-def solver_line(
-    state: State, move: Move, spent: float, request: SolveRequest
+def complete_line(
+    state: State, line: tuple[Move, ...], value: int, engine: Engine
 ) -> tuple[Move, ...]:
-    """The principal variation from a game's own solver, starting with the best ``move``.
+    """An exact line to the end of the game: ``line`` (whose first position ``state`` has the
+    exact ``value``, from its side to move), followed where it stops short by moves proven to
+    keep the value, each found by a null-window search around the value it must keep (with the
+    search's table, so mostly table hits; its own small table if it had none).
 
-    The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
-    stops where the solver's own budget ends) when it gives one; else best moves followed
-    one at a time while the solver answers ``request`` quickly (its book, its database, or a
-    small search), for no longer than the solve took (``spent`` seconds) and at least a
-    second. A move is followed only when it is proven to keep the value; every line stops at
-    the request's deadline (a search's time limit), and a line cut short is the part proven
-    so far."""
-    position = state.play(move)
+    A line stops short of the end where the table could not give the next move: the entry was
+    replaced (a small table), or it belongs to a mirror image (a game whose ``key`` is
+    symmetric), or a table hit ended the search's own line. The completion keeps to the
+    search's deadline and stop flag; stopped, the line is what was proven so far."""
+    position = state
+    for move in line:
+        child = position.play(move)
+        value = child_value(value, position, child)
+        position = child
     if position.outcome() is not None:
-        return (move,)
-    own = position.solver_line(request)
-    if own is not None:
-        return (move, *own)
-    budget = time.perf_counter() + max(spent, 1.0)
-    if request.deadline is not None:
-        budget = min(budget, request.deadline)
-    line = [move]
-    while position.outcome() is None and time.perf_counter() < budget:
-        best = _proven_best(position, position.solver_moves(request))
-        if best is None:
-            break
-        line.append(best)
-        position = position.play(best)
-    return tuple(line)
-
-
-def _proven_best(position: State, answer: SolveAnswer | None) -> Move | None:
-    """The first legal move whose exact value no other move can beat, if the answer has one."""
-    if answer is None or not answer.values:
-        return None
-    top = max(answer.values.values())
-    if any(high > top for _, high in answer.bounds.values()):
-        return None
-    return next((m for m in position.legal_moves() if answer.values.get(m) == top), None)
+        return line
+    helper = Engine(
+        table=engine.table if engine.table is not None else TranspositionTable(LINE_TABLE_SIZE),
+        symmetry=engine.symmetry,
+        hints=True,
+        evaluate=None,
+        order=None,
+        deadline=engine.deadline,
+        max_nodes=None,
+        stop=engine.stop,
+    )
+    found = list(line)
+    try:
+        while position.outcome() is None:
+            for move in helper.ordered(position, None):
+                child = position.play(move)
+                expected = child_value(value, position, child)
+                outcome = child.outcome()
+                if outcome is not None:
+                    kept = helper.terminal_value(child, outcome, 0) == expected
+                else:
+                    below = alphabeta_stack(helper, child, UNLIMITED, expected - 1, expected + 1, 0)
+                    kept = below == expected
+                if kept:
+                    break
+            else:
+                break  # no move keeps it: not an exact value after all (never, if it was)
+            found.append(move)
+            position, value = child, expected
+    except SearchStopped:
+        pass
+    return tuple(found)

@@ -12,12 +12,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...game import Move, State
+from .. import policy
 from ..deepening import Root, Searching, check_state, deepen
-from ..driver import Searcher, solver_may_answer, unsolved
+from ..driver import Searcher
+from ..events import Observer
 from ..options import Limits, SearchOptions
-from ..pv import solver_line
+from ..pv import complete_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
-from ..score import INFINITY, Score, solve_score
+from ..score import INFINITY, Score
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
 from .split import Run, Totals
 from .worker import Task, TaskConfig, TaskStats
@@ -124,13 +126,18 @@ class ParallelSearcher(Searching):
 
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
+        if observer is not None:
+            raise ValueError(
+                "the parallel searcher emits no search events: observe a serial Searcher "
+                "(its task log and timeline show the workers)"
+            )
         options = self.options
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
-        if options.uses_solver(state) and solver_may_answer(limits) and limits != Limits():
+        if policy.hands_back(options, state, limits):
             # A time or node budget is the game's solver's to honour, as in a serial search:
             # the solver (its own threads) answers in this process, cut short with bounds.
             serial = Searcher(options=SearchOptions.make(options, table=False))
@@ -149,7 +156,7 @@ class ParallelSearcher(Searching):
             stop=stop,
         )
         try:
-            if options.uses_solver(state) and limits == Limits():
+            if policy.uses_solver(options, state) and limits == Limits():
                 yield self._by_solver(run, state, start, analyse)
                 return
             step = _ParallelStep(self, run, state)
@@ -182,7 +189,9 @@ class ParallelSearcher(Searching):
         best_value, best, scores = rank_moves(legal, values, True, analyse)
         spent = time.perf_counter() - start
         try:
-            pv = solver_line(state, best[0], spent, self.options.solve_request(quick=True))
+            pv = policy.solver_line(
+                state, best[0], spent, self.options.solve_request(quick=True)
+            )
         except KeyboardInterrupt:
             pv = (best[0],)
         return build_result(
@@ -193,7 +202,8 @@ class ParallelSearcher(Searching):
     # --- solving --------------------------------------------------------------------------
 
     def solve(self, state: State, *, weak: bool = False) -> int:
-        """The exact score of ``state`` in the solve convention, as :func:`..driver.solve`.
+        """The exact score of ``state`` in the solve convention, as :func:`..driver.solve`
+        (the rule is :func:`..policy.solve`).
 
         A game with a solver of its own has the position solved whole by that solver in one
         worker: split by moves, it would be more work than the solver's one solve (which needs
@@ -201,13 +211,13 @@ class ParallelSearcher(Searching):
         :meth:`solve_many`. Other games are searched in parallel (:meth:`search`).
         """
         check_state(state)
-        if self.options.uses_solver(state):
-            return next(iter(self.solve_many([state], weak=weak)))
-        result = self.search(state)
-        if not result.exact:
-            raise ValueError(unsolved(state))
-        score = solve_score(state, result.score)
-        return (score > 0) - (score < 0) if weak else score
+        return policy.solve(
+            state,
+            self.options,
+            self.search,
+            weak=weak,
+            own=lambda s, w: next(iter(self.solve_many([s], weak=w))),
+        )
 
     def solve_many(self, states: Iterable[State], *, weak: bool = False) -> Iterator[int]:
         """The solve-convention score of every position, in order: one task per position,
@@ -294,8 +304,11 @@ class _ParallelStep:
             return None
         return Root(dict(node.values), dict(node.lines), self.order, False)
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        return tuple(root.lines.get(move, [move]))
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        line = tuple(root.lines.get(move, [move]))
+        if depth is not None:
+            return line
+        return complete_line(self.state, line, value, self.run.line_engine())
 
     def fallback(self) -> Move:
         first: Move = self.run.engine.ordered(self.state, None)[0]
