@@ -439,7 +439,7 @@ def test_exact_analysis_agrees_with_a_single_search() -> None:
     # Without limits analyze deepens ply by ply; the answer is that of one exact search.
     _, out, _ = run("analyze", "tictactoe", "5", "--json")
     data = json.loads(out)
-    result = Searcher().search(get_game("tictactoe").parse_position("5"), analyse=True)
+    result = Searcher().search(get_game("tictactoe").parse_position("5"), analyze=True)
     assert data["score"]["value"] == result.score.value
     assert data["exact"] and data["complete"]
     state = get_game("tictactoe").parse_position("5")

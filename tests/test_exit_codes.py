@@ -12,7 +12,7 @@ import pytest
 
 from tests.clirun import error_line, run
 from unbeatable import cli
-from unbeatable.game import cut
+from unbeatable.messages import cut
 
 
 @pytest.mark.parametrize("name", ["x.svg", "x.png", "x.dot"])

@@ -21,7 +21,7 @@ from urllib.parse import quote
 import pytest
 
 from unbeatable import cli
-from unbeatable.game import MESSAGE_LIMIT, cut
+from unbeatable.messages import MESSAGE_LIMIT, cut
 
 #: The longest stderr line a user error may print: the message and its prefix.
 LINE_LIMIT = MESSAGE_LIMIT + len("unbeatable: line 1000: error: ")

@@ -38,7 +38,7 @@ def test_the_issues_tree_is_worth_6_and_its_second_move_is_best() -> None:
     game = get_game("leaves:[[3,5],[6,[9,1]],[1,2]]")
     assert game.spec == "leaves:[[3,5],[6,[9,1]],[1,2]]"
     for algorithm in ("minimax", "negamax", "alphabeta", "alphabeta-stack"):
-        result = Searcher(algorithm).search(game.initial(), analyse=True)
+        result = Searcher(algorithm).search(game.initial(), analyze=True)
         assert result.score.value == 6 and str(result.score) == "6"
         assert result.best_moves == (1,) and result.pv == (1, 0)
     check_game(game.initial())

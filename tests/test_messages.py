@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.clirun import error_line, run
-from unbeatable.game import ECHO_LIMIT, MESSAGE_LIMIT, cut_echoes
+from unbeatable.messages import ECHO_LIMIT, MESSAGE_LIMIT, cut_echoes
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #: the 15 x 15 board after moves 1 to 9

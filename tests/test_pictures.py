@@ -111,7 +111,7 @@ def test_trees_results_and_timelines_show_themselves() -> None:
     state = get_game("tictactoe").parse_position("51")
     tree = build_tree(state, 2, "alphabeta")
     assert tree._repr_svg_() == tree_svg(tree)
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     html = result._repr_html_()
     assert html is not None and "<svg" in html and "★" in html
     for move, score in (result.move_scores or {}).items():

@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from unbeatable.game import MESSAGE_LIMIT
+from unbeatable.messages import MESSAGE_LIMIT
 from unbeatable.web import pool
 from unbeatable.web.app import create_app
 from unbeatable.web.inputs import MAX_DEPTH, MAX_NODES

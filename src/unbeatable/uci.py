@@ -25,8 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import IO, NoReturn
 
-from .game import State, cut, cut_echoes
+from .game import State
 from .games import get_game
+from .messages import cut, cut_echoes
 from .search import DEFAULT_TABLE_SIZE, Limits, Searcher, SearchResult
 
 __all__ = ["OPTIONS", "TimeBudget", "UCISession", "main", "time_for_move"]

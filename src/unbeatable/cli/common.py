@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
-from ..game import ECHO_LIMIT, Game, GameError, State, cut, cut_echoes
+from ..game import Game, GameError, State
+from ..messages import ECHO_LIMIT, cut, cut_echoes
 from ..search import (
     ALGORITHMS,
     DEFAULT_TABLE_SIZE,
@@ -296,12 +297,12 @@ def limits(args: argparse.Namespace) -> Limits:
 
 
 def run_search(
-    engine: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyse: bool
+    engine: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyze: bool
 ) -> tuple[SearchResult | None, bool]:
     """The result of a search as the library runs it, and whether Ctrl-C cut it short; then
     the result is the best known when Ctrl-C came (None if nothing was known yet)."""
     try:
-        return engine.search(state, limits, analyse=analyse), False
+        return engine.search(state, limits, analyze=analyze), False
     except SearchInterrupted as stop:
         return stop.result, True
 

@@ -7,8 +7,9 @@ import random
 import time
 
 from .. import render
-from ..game import Move, State, cut, player_name
+from ..game import Move, State, player_name
 from ..games import get_game
+from ..messages import cut
 from ..report import describe_result, shown
 from ..search import Limits, SearchResult, policy
 from . import common
@@ -117,11 +118,11 @@ class Session:
         if self.color:
             with render.console(self.out).status("thinking..."):
                 result, interrupted = common.run_search(
-                    self.searcher, state, self.limits, analyse=False
+                    self.searcher, state, self.limits, analyze=False
                 )
         else:
             result, interrupted = common.run_search(
-                self.searcher, state, self.limits, analyse=False
+                self.searcher, state, self.limits, analyze=False
             )
         if interrupted:  # the library's rule: the best known, or a short search's
             result, how = policy.move_when_stopped(self.searcher.search, state, result)
@@ -150,7 +151,7 @@ class Session:
         return common.OK
 
     def hint(self, state: State) -> None:
-        result, interrupted = common.run_search(self.searcher, state, self.limits, analyse=True)
+        result, interrupted = common.run_search(self.searcher, state, self.limits, analyze=True)
         if result is None:
             self.out.write("hint interrupted before any result\n")
             return

@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from ..game import Game, GameError, State, cut
+from ..game import Game, GameError, State
 from ..games import get_game
+from ..messages import cut
 from ..search.batch import solve_positions
 from . import common
 from .common import Streams, UsageError, shorten

@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 
 from .. import render as screen
-from ..game import cut
 from ..games import get_game
+from ..messages import cut
 from ..report import line_text
 from ..steps import VIEWS, explain, step_json
 from ..tree import (

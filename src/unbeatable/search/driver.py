@@ -13,7 +13,7 @@ from typing import Any
 
 from ..game import FIRST, Move, State
 from . import policy
-from .deepening import Root, Searching, check_state, deepen
+from .deepening import Root, Searching, check_state, deepen, renamed
 from .engine import Engine
 from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
@@ -76,7 +76,7 @@ class Searcher(Searching):
         return policy.uses_solver(self.options, state)
 
     def _iterate(
-        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
@@ -105,12 +105,12 @@ class Searcher(Searching):
             and policy.uses_solver(self.options, state)
             and policy.solver_may_answer(limits)
         ):
-            result = policy.by_solver(state, self.options, limits, engine, start, analyse)
+            result = policy.by_solver(state, self.options, limits, engine, start, analyze)
             if result is not None:
                 yield result
                 return
         step = _SerialStep(self, state, engine, algorithm)
-        yield from deepen(state, limits, self.options, step, algorithm, start, analyse)
+        yield from deepen(state, limits, self.options, step, algorithm, start, analyze)
 
 #: How the serial root searches a root move: (child, depth, alpha, beta, move) -> value.
 Search = Callable[[State, int, int, int, Move], int]
@@ -131,7 +131,7 @@ class _SerialStep:
     def counters(self) -> Engine:
         return self.engine
 
-    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+    def iteration(self, depth: int, analyze: bool, alone: bool) -> Root:
         engine, state = self.engine, self.state
         horizon = engine.horizon
         self.current = root = Root()
@@ -140,7 +140,7 @@ class _SerialStep:
             if self.algorithm in ("minimax", "negamax"):
                 self._plain(root, depth)
             else:
-                self._alphabeta(root, depth, analyse)
+                self._alphabeta(root, depth, analyze)
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
@@ -191,8 +191,8 @@ class _SerialStep:
         sign = -1 if minimax and state.to_move != FIRST else 1
         engine.root_event(VALUE, None, None, sign * best)
 
-    def _alphabeta(self, root: Root, depth: int, analyse: bool) -> None:
-        """Exact values for the best moves (and for every move when analysing); for the
+    def _alphabeta(self, root: Root, depth: int, analyze: bool) -> None:
+        """Exact values for the best moves (and for every move when analyzing); for the
         others, an upper bound below the best value."""
         engine, state = self.engine, self.state
         engine.visit()
@@ -209,15 +209,15 @@ class _SerialStep:
         root.order = self.searcher.options.tie_order(state)
         moves = list(engine.ordered(state, first))
         guess = self.guess
-        if analyse or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
-            self._root_moves(root, moves, depth, analyse, search, -INFINITY, INFINITY)
+        if analyze or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
+            self._root_moves(root, moves, depth, analyze, search, -INFINITY, INFINITY)
             engine.root_event(VALUE, -INFINITY, INFINITY, max(root.values.values()))
             return
         # Aspiration window: the value is expected near the last iteration's; when every move
         # fails low, the window opens downwards and the moves are searched again.
         width = ASPIRATION
         low, high = guess - width, guess + width
-        while not self._root_moves(root, moves, depth, analyse, search, low, high):
+        while not self._root_moves(root, moves, depth, analyze, search, low, high):
             width *= 4
             lost = max(root.values.values()) <= -WIN_MIN
             low = -INFINITY if width > ASPIRATION_WIDEST or lost else guess - width
@@ -230,7 +230,7 @@ class _SerialStep:
         root: Root,
         moves: list[Move],
         depth: int,
-        analyse: bool,
+        analyze: bool,
         search: Search,
         low: int,
         high: int,
@@ -245,7 +245,7 @@ class _SerialStep:
             child = state.play(move)
             # Analysing: every move exactly. Otherwise a window one below the best so far, so
             # that a move as good as the best is told apart from a worse one.
-            alpha = -INFINITY if analyse else low if best == -INFINITY else max(low, best - 1)
+            alpha = -INFINITY if analyze else low if best == -INFINITY else max(low, best - 1)
             below = depth if engine.extensions and child.extends() else depth - 1
             while True:
                 if child.to_move == state.to_move:
@@ -268,15 +268,17 @@ def search(
     state: State,
     limits: Limits | None = None,
     *,
-    analyse: bool = False,
+    analyze: bool = False,
     options: SearchOptions | None = None,
     observer: Observer | None = None,
+    analyse: bool | None = None,
     **kw: Any,
 ) -> SearchResult:
     """Search ``state`` with a fresh :class:`Searcher` (options as for it); ``observer`` is
-    called with every step of the search (see :mod:`.events`)."""
+    called with every step of the search (see :mod:`.events`). (``analyse``: the old
+    spelling of ``analyze``, deprecated.)"""
     return Searcher(options=options, **kw).search(
-        state, limits, analyse=analyse, observer=observer
+        state, limits, analyze=renamed(analyze, analyse), observer=observer
     )
 
 

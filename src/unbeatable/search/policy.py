@@ -91,14 +91,14 @@ def by_solver(
     limits: Limits,
     counters: Any,
     start: float,
-    analyse: bool,
+    analyze: bool,
 ) -> SearchResult | None:
     """The result from the game's own solver's per-move scores (None if it declines, or when
     a player should let the evaluation choose). A time or node budget is the solver's to
     honour; cut short, it answers with the moves it has solved and bounds for the others, and
     the result is marked incomplete. Ctrl-C after it answered keeps its answer.
 
-    A player (not ``analyse``) needs a move, which bounds that settle nothing do not give:
+    A player (not ``analyze``) needs a move, which bounds that settle nothing do not give:
     under a budget, and where the game has an evaluation, the solver gets half of it, and
     when it has neither settled the best move by then (all moves placed, or a proven win)
     nor proven a move to hold at least a draw, None lets the generic search with the game's
@@ -106,18 +106,18 @@ def by_solver(
     leaves a player no move (``SearchInterrupted(None)``: see :func:`move_when_stopped`).
     ``counters``: the search's counters (an engine), which the solver's nodes are added to.
     """
-    fallback = not analyse and limits.bounded and state.has_evaluation
+    fallback = not analyze and limits.bounded and state.has_evaluation
     share = 0.5 if fallback else 1.0
     deadline = start + share * limits.time if limits.time is not None else None
     nodes = limits.nodes
     if nodes is not None and fallback:
         nodes = max(nodes // 2, 1)
-    request = options.solve_request(deadline=deadline, max_nodes=nodes, best_only=not analyse)
+    request = options.solve_request(deadline=deadline, max_nodes=nodes, best_only=not analyze)
     answer = state.solver_moves(request)
     if answer is None:
         return None
     counters.nodes += answer.nodes
-    result = solver_result(state, counters, start, answer, analyse, options)
+    result = solver_result(state, counters, start, answer, analyze, options)
     settled = result is not None and (
         result.complete or (result.score.exact and result.score.is_win)
     )
@@ -125,7 +125,7 @@ def by_solver(
     # solver has not proven (the best lower end ranks the moves)
     holds = result is not None and result.score.value >= 0
     if answer.interrupted:  # a player keeps a result that holds some proven value
-        raise SearchInterrupted(result if analyse or settled or answer.values else None)
+        raise SearchInterrupted(result if analyze or settled or answer.values else None)
     if fallback and not settled and not holds:
         return None
     if result is None or not result.complete:
@@ -143,7 +143,7 @@ def solver_result(
     counters: Any,
     start: float,
     answer: SolveAnswer,
-    analyse: bool,
+    analyze: bool,
     options: SearchOptions,
 ) -> SearchResult | None:
     """The result from a game's own solver's answer (solve convention): the exact values, and
@@ -160,7 +160,7 @@ def solver_result(
             values[move] = value_from_solve_score(state, low)
     if not values:
         return None
-    best_value, best, scores = rank_moves(legal, values, True, analyse)
+    best_value, best, scores = rank_moves(legal, values, True, analyze)
     open_moves = [m for m in answer.bounds if m not in answer.values]
     exact = all(ceiling[m] <= best_value for m in open_moves) and best[0] in answer.values
     if scores is not None:

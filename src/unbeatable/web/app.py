@@ -26,8 +26,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..game import cut
 from ..games import get_game, registered
+from ..messages import cut
 from ..search import policy
 from ..steps import VIEWS
 from ..tree import TREE_ALGORITHMS
@@ -177,7 +177,7 @@ class Api:
         data["moves_text"] = where.moves_text
         return JSONResponse(data)
 
-    async def analyse(self, request: Request) -> Response:
+    async def analyze(self, request: Request) -> Response:
         query = request.query_params
         where = unfinished(position_of(query))
         timeout = timeout_of(query, self.cap)
@@ -192,7 +192,7 @@ class Api:
             self.cache_hits += 1
             return JSONResponse(cached, headers={"X-Cache": "hit"})
         job = Job(
-            "analyse",
+            "analyze",
             where.game.spec,
             where.text,
             timeout,
@@ -350,7 +350,7 @@ def create_app(
         Route("/static/{name}", api.static),
         Route("/api/games", _guard(api.games)),
         Route("/api/position", _guard(api.position)),
-        Route("/api/analyze", _guard(api.analyse)),
+        Route("/api/analyze", _guard(api.analyze)),
         Route("/api/move", _guard(api.move)),
         Route("/api/tree", _guard(api.tree)),
         Route("/api/parallel", _guard(api.parallel)),

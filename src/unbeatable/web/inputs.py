@@ -14,8 +14,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..game import Game, GameError, State, cut_echoes
+from ..game import Game, GameError, State
 from ..games import MNK, Connect4, get_game
+from ..messages import cut_echoes
 from ..players import AIPlayer, PlayerSpecError, parse_player
 from ..search import ALGORITHMS, Limits
 

@@ -28,7 +28,7 @@ from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
-from ..report import analyse as run_analysis
+from ..report import analyze as run_analysis
 from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
 from ..timeline import timeline
@@ -62,9 +62,9 @@ class Job:
     quiz: bool = False
 
 
-def analyse(job: Job) -> dict[str, Any]:
+def analyze(job: Job) -> dict[str, Any]:
     """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
-    library's one analysis (:func:`unbeatable.report.analyse`)."""
+    library's one analysis (:func:`unbeatable.report.analyze`)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     limits = policy.limits_for(
@@ -234,10 +234,10 @@ def parallel(job: Job) -> dict[str, Any]:
 
 def warm_up() -> None:
     """Load what searches compile (the Connect Four solver's kernels) in this process."""
-    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+    analyze(Job("analyze", "connect4", "4444443322", 10.0))
 
 
-JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
+JOBS = {"analyze": analyze, "move": choose, "tree": tree, "parallel": parallel}
 
 
 def run_job(job: Job) -> dict[str, Any]:

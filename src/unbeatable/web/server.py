@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import IO
 
-from ..game import cut_echoes
+from ..messages import cut_echoes
 from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
 
 __all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
