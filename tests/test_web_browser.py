@@ -515,6 +515,23 @@ def test_the_tree_counts_match_the_command_line(browser: Any, base_url: str) -> 
     no_script_errors(browser)
 
 
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "chess"])
+def test_at_1366_by_768_the_board_its_buttons_and_the_tabs_need_no_scrolling(
+    browser: Any, base_url: str, tmp_path: Path, spec: str
+) -> None:
+    if spec == "chess":
+        needs_chess()
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game={spec}&moves=&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"), 60)
+    height = browser.execute_script("return window.innerHeight")
+    for selector in ("#board svg", "#undo", "#hint", '[data-tab="parallel-view"]'):
+        box = browser.find_element(By.CSS_SELECTOR, selector).rect
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+    assert browser.find_element(By.ID, "rules").text.startswith("You play both sides. Rules:")
+    browser.save_screenshot(str(tmp_path / f"fold-{spec}.png"))
+
+
 def test_on_a_phone_the_board_the_controls_and_the_steps_fit(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:

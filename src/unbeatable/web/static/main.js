@@ -352,15 +352,14 @@ async function load(push = false) {
     $("analysis-note").textContent = "the game is over";
     $("ai-note").textContent = page.aiNote || "";
     page.aiNote = "";
-    const kind = position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss";
-    setStatus(gameOverText(position), kind);
+    setStatus(...statusOf(position));
     review(token);
     return;
   }
   if (aiToMove(position)) {
     if (page.arrival) {
       // a shared link, a reload or the history: the AI waits until asked
-      setStatus(`It is the AI's turn (${sideName(position.to_move, position)}): press "Let the AI move".`, "turn");
+      setStatus(...statusOf(position));
       $("ai-move").hidden = false;
       await analyse(token);
       review(token);
@@ -369,9 +368,7 @@ async function load(push = false) {
     await aiMove(token, position);
     return;
   }
-  const check = isChess(position) && position.board.check ? " (check)" : "";
-  const mover = page.human === "both" ? `${sideLong(position.to_move, position)} to move` : `Your move, ${sideName(page.human, position)}`;
-  setStatus(`${mover}${check}`, "turn");
+  setStatus(...statusOf(position));
   $("ai-note").textContent = page.aiNote || "";
   page.aiNote = "";
   await analyse(token);
@@ -717,7 +714,21 @@ function closePreview() {
   page.preview = null;
   $("preview").hidden = true;
   drawCurrent();
-  load(false);
+  if (page.position) setStatus(...statusOf(page.position));
+}
+
+// The status line of the game's position: its end, whose turn it is.
+function statusOf(position) {
+  if (position.over) {
+    const kind = position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss";
+    return [gameOverText(position), kind];
+  }
+  if (aiToMove(position)) {
+    return page.arrival ? [`It is the AI's turn (${sideName(position.to_move, position)}): press "Let the AI move".`, "turn"] : [`The AI (${sideName(position.to_move, position)}) is thinking…`, "busy"];
+  }
+  const check = isChess(position) && position.board.check ? " (check)" : "";
+  const mover = page.human === "both" ? `${sideLong(position.to_move, position)} to move` : `Your move, ${sideName(page.human, position)}`;
+  return [`${mover}${check}`, "turn"];
 }
 
 // --- the tree and parallel views ------------------------------------------------------------
