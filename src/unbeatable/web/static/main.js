@@ -727,7 +727,8 @@ function statusOf(position) {
     return page.arrival ? [`It is the AI's turn (${sideName(position.to_move, position)}): press "Let the AI move".`, "turn"] : [`The AI (${sideName(position.to_move, position)}) is thinking…`, "busy"];
   }
   const check = isChess(position) && position.board.check ? " (check)" : "";
-  const mover = page.human === "both" ? `${sideLong(position.to_move, position)} to move` : `Your move, ${sideName(page.human, position)}`;
+  const side = sideLong(position.to_move, position);
+  const mover = page.human === "both" ? `${side[0].toUpperCase()}${side.slice(1)} to move` : `Your move, ${sideName(page.human, position)}`;
   return [`${mover}${check}`, "turn"];
 }
 
