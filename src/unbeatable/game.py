@@ -242,7 +242,9 @@ class State(ABC):
 
     @property
     def max_plies(self) -> int | None:
-        """An upper bound on the number of moves in a whole game, or None if unknown."""
+        """An upper bound on the number of moves in a whole game, or None if unknown. Once
+        known, it never grows as the game goes on: a later position may give a tighter bound,
+        never a looser one or None."""
         return None
 
     def key(self) -> Hashable:
