@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from unbeatable import cli
+from unbeatable import check_game, cli
 from unbeatable.game import FIRST, Outcome, State
 from unbeatable.search import Limits, Searcher, solve
 
@@ -64,6 +64,12 @@ class Race(State):
     def key(self) -> tuple[int, int]:
         return self.total, self.player
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Race) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
 
 @pytest.mark.usefixtures("short")
 def test_a_search_with_no_limit_takes_the_games_time() -> None:
@@ -83,6 +89,7 @@ def test_a_users_game_declares_its_time() -> None:
     assert not result.complete and result.move in (1, 2)
     assert Race().default_time == SECONDS
     assert State.default_time is None  # every other game still searches to the end
+    assert check_game(Race(), games=3).longest == 400  # it keeps the protocol (as far as checked)
 
 
 @pytest.mark.usefixtures("short")

@@ -28,7 +28,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from unbeatable import FIRST, Game, Outcome, State, cli, get_game
+from unbeatable import FIRST, Game, Outcome, State, check_game, cli, get_game
 from unbeatable import games as registry
 from unbeatable.search import Limits, Searcher
 from unbeatable.tree import EXACT, INNER, LOWER, PRUNED, UPPER, build_tree
@@ -70,6 +70,10 @@ class NimGame(Game):
 
     def initial(self) -> State:
         return Nim()
+
+
+def test_the_users_game_keeps_the_protocol() -> None:
+    assert check_game(NimGame(), games=10).longest >= 2
 
 
 @pytest.fixture(scope="module")
