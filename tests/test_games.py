@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from typing import Any
 
 import pytest
 
@@ -81,18 +82,37 @@ def test_the_test_suites_own_games_pass_the_conformance_check(name: str) -> None
     assert report.positions > report.games
 
 
-@pytest.mark.parametrize("spec", SPECS)
-def test_bad_move_text_is_rejected_with_the_text_and_position(spec: str) -> None:
+#: Subtraction calls a number of tokens that no position lets a player take (0, or more than
+#: its limit) an illegal move, where game.py says such a text names no move of the game at all
+#: (InvalidMoveError, like mnk's "cell 10 does not exist"): a defect of games/subtraction.py.
+SUBTRACTION_RANGE = pytest.mark.xfail(
+    strict=True,
+    reason="subtraction raises IllegalMoveError for a take that is never legal (0, 99999)",
+)
+
+
+def bad_texts() -> list[Any]:
+    cases = []
+    for spec in SPECS:
+        for bad in ["z", "0", "-3", "99999", ""]:
+            wrong = spec.startswith("subtraction") and bad in ("0", "99999")
+            marks = [SUBTRACTION_RANGE] if wrong else []
+            cases.append(pytest.param(spec, bad, marks=marks, id=f"{spec}-{bad!r}"))
+    return cases
+
+
+@pytest.mark.parametrize(("spec", "bad"), bad_texts())
+def test_bad_move_text_is_rejected_with_the_text_and_position(spec: str, bad: str) -> None:
     state = get_game(spec).initial()
-    for bad in ["z", "0", "-3", "99999", ""]:
-        with pytest.raises(GameError) as info:
-            state.parse_move(bad)
-        assert isinstance(info.value, ValueError)
-        assert isinstance(info.value, (InvalidMoveError, IllegalMoveError))
-        # the message names the text ('' for the empty one: a bare "in" check is always true)
-        message = str(info.value)
-        assert (bad.strip() in message) if bad.strip() else ("''" in message)
-        assert info.value.text == bad.strip()
+    with pytest.raises(GameError) as info:
+        state.parse_move(bad)
+    # none of these texts names a move of the game, here or anywhere
+    assert isinstance(info.value, InvalidMoveError), type(info.value).__name__
+    # the message names the text ('' for the empty one: a bare "in" check is always true)
+    message = str(info.value)
+    assert (bad.strip() in message) if bad.strip() else ("''" in message)
+    assert info.value.text == bad.strip()
+    assert info.value.position == str(state)
 
 
 @pytest.mark.parametrize("spec", SPECS)

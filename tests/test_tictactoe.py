@@ -7,6 +7,7 @@ from functools import cache
 
 import pytest
 
+from tests.brute import move_value
 from unbeatable import Limits, Searcher, State, get_game, solve
 from unbeatable.search import search
 
@@ -194,9 +195,14 @@ def test_sooner_wins_are_preferred() -> None:
     assert result.move_scores is not None
     assert str(result.move_scores[2]) == "win in 1"
     assert all(score < result.move_scores[2] for m, score in result.move_scores.items() if m != 2)
-    # every other move lets o win at once (cell 6) unless it blocks, and blocking wins later
-    assert str(result.move_scores[5]) in ("win in 2", "win in 3", "draw")
+    # every other move lets o win at once (cell 6), but blocking there only draws: o blocks
+    # at 3 and threatens 3-5-7, x blocks at 7, and nobody can win any more
+    assert str(result.move_scores[5]) == "draw"
     assert str(result.move_scores[6]) == "loss in 1"
+    # each move's score is its brute-force value
+    assert {m: s.value for m, s in result.move_scores.items()} == {
+        m: move_value(state, m) for m in state.legal_moves()
+    }
 
 
 def test_depth_limited_search_uses_the_evaluation() -> None:
