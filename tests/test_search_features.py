@@ -10,6 +10,7 @@ import pytest
 
 from tests.brute import check_window, reachable, truth
 from tests.dots import Dots
+from tests.helpers import random_position
 from unbeatable import Limits, Searcher, State, get_game
 from unbeatable.search import search
 from unbeatable.search.engine import Engine
@@ -24,17 +25,6 @@ def test_the_new_features_have_names() -> None:
     assert set(NEW) <= FEATURES
     with pytest.raises(ValueError, match="unknown search feature 'null_move'"):
         Searcher(features=frozenset({"null_move"}))
-
-
-def random_position(spec: str, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = get_game(spec).initial()
-    for _ in range(plies):
-        child = state.play(rng.choice(list(state.legal_moves())))
-        if child.outcome() is not None:
-            break
-        state = child
-    return state
 
 
 @pytest.mark.parametrize(

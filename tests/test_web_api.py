@@ -28,6 +28,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.helpers import run
 from unbeatable import FIRST, Game, Outcome, State, check_game, cli, get_game
 from unbeatable import games as registry
 from unbeatable.search import Limits, Searcher
@@ -87,16 +88,16 @@ def client() -> Iterator[TestClient]:
 
 
 def cli_json(*args: str) -> dict[str, Any]:
-    out, err = io.StringIO(), io.StringIO()
-    assert cli.main(["analyze", *args, "--json"], stdout=out, stderr=err) == 0, err.getvalue()
-    data: dict[str, Any] = json.loads(out.getvalue())
+    code, out, err = run("analyze", *args, "--json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
     return data
 
 
 def cli_error(*args: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert cli.main(list(args), stdout=out, stderr=err) == 2
-    return err.getvalue().strip().removeprefix("unbeatable: error: ")
+    code, _, err = run(*args)
+    assert code == 2
+    return err.strip().removeprefix("unbeatable: error: ")
 
 
 def without_time(report: dict[str, Any]) -> dict[str, Any]:
