@@ -468,6 +468,7 @@ def test_slow_perfect_play_is_announced() -> None:
         assert "note:" not in out
 
 
+@pytest.mark.slow
 def test_play_words_a_solver_cut_short_as_bounds() -> None:
     code, out, _ = run("play", *CUT_SHORT[:1], *CUT_SHORT[2:], stdin="hint\n4\nquit\n")
     assert code == 0
@@ -505,7 +506,9 @@ def test_a_won_game_and_what_follows() -> None:
     assert "the game is over" in out or "you win" in out or "the AI wins" in out
 
 
-@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize(
+    "game", [pytest.param(g, marks=pytest.mark.slow) if g == "chess" else g for g in games()]
+)
 def test_demo_for_every_game(game: str) -> None:
     code, out, err = run("play", game, "--demo", "--depth", "2", "--seed", "1")
     assert code == 0, err

@@ -50,7 +50,7 @@ def test_the_one_row_of_two_boxes_is_a_draw_kept_only_by_the_middle_edge() -> No
 @pytest.mark.parametrize(
     ("rows", "cols", "count"),
     [
-        (1, 2, 60),
+        pytest.param(1, 2, 60, marks=pytest.mark.slow),
         pytest.param(1, 3, 60, marks=pytest.mark.slow),
         pytest.param(2, 2, 25, marks=pytest.mark.slow),
     ],

@@ -51,13 +51,15 @@ def playouts(spec: str, games: int, seed: int) -> list[list[State]]:
     return lines
 
 
-@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize(
+    "spec", [pytest.param(s, marks=pytest.mark.slow) if s == "chess" else s for s in SPECS]
+)
 def test_every_game_passes_the_conformance_check(spec: str) -> None:
     """The one conformance suite, :func:`unbeatable.check_game` (the checks users run on their
     own games), holds for ours: random games from the start, every promise of the protocol
     checked at every position."""
     game = get_game(spec)
-    games = 6 if spec == "chess" else 12  # chess: about 330 positions a game, the dearest
+    games = 6 if spec == "chess" else 12  # chess (slow; tests/test_chess.py checks it briefly)
     # a seed per game that is the same in every process (hash() of a string is not)
     report = check_game(game, games=games, seed=zlib.crc32(spec.encode()) % 1000)
     assert report.games == games and report.positions > report.games

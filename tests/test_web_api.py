@@ -582,6 +582,7 @@ def test_a_fen_is_refused_for_any_other_game_and_moves_do_not_hide_a_fen(
     assert response.status_code == 400 and response.json()["parameter"] == "moves"
 
 
+@pytest.mark.slow
 def test_every_chess_search_is_time_limited_and_speaks_san(client: TestClient) -> None:
     chess = needs_chess()
     moves = "e2e4,e7e5"
