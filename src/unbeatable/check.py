@@ -241,6 +241,8 @@ def _check_null_move(state: State, game: Game | None, to_move: int) -> None:
     """A pass (``null_move``), where the game offers one: a new state, the input left alone,
     the other player to move, and a position that keeps the promises itself (the search
     searches it)."""
+    if type(state).null_move is State.null_move:
+        return  # the default: no pass
     copy, before = pickle.loads(pickle.dumps(state)), _seen(state)
     passed = _call("null_move", state, state.null_move)
     if passed is None:
