@@ -26,7 +26,7 @@ import time
 from unbeatable import get_game
 from unbeatable.game import SolveAnswer, SolveRequest
 from unbeatable.games.connect4 import Connect4State
-from unbeatable.games.connect4.exact import line_costs, move_values, ready_solver
+from unbeatable.games.connect4.hooks import line_costs, move_values, ready_solver
 from unbeatable.search import search
 
 

@@ -57,7 +57,7 @@ def resolve(sample: int, seed: int) -> int:
 
 def coverage(sample: int, seed: int) -> None:
     from unbeatable import get_game
-    from unbeatable.games.connect4 import _kernel as K
+    from unbeatable.games.connect4 import _database_probe as D
     from unbeatable.games.connect4.database import load
 
     db = load()
@@ -71,7 +71,7 @@ def coverage(sample: int, seed: int) -> None:
         if state.outcome() is not None:
             continue
         args = (np.uint64(state.current), np.uint64(state.mask), 12, 7, 6, db.keys, db.values)
-        if K.db_probe(*args) != K.NOT_FOUND:
+        if D.db_probe(*args) != D.NOT_FOUND:
             counts["found"] += 1
         elif state.winning_move() is not None:
             counts["missing, immediate win"] += 1

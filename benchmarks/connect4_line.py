@@ -23,7 +23,7 @@ import time
 from unbeatable import get_game
 from unbeatable.game import SolveRequest
 from unbeatable.games.connect4 import Connect4State
-from unbeatable.games.connect4.exact import line_costs, ready_solver
+from unbeatable.games.connect4.hooks import line_costs, ready_solver
 
 
 def random_position(rng: random.Random) -> Connect4State:

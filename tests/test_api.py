@@ -107,7 +107,8 @@ class Wordy(Stuck):
 def test_a_state_that_breaks_the_protocol_is_named() -> None:
     with pytest.raises(ValueError, match="no legal moves but outcome"):
         search(Stuck())
-    with pytest.raises(TypeError, match=r"outcome\(\) must return an Outcome or None, not 'first"):
+    refused = r"outcome\(\) must return an Outcome, a Payoff or None, not 'first"
+    with pytest.raises(TypeError, match=refused):
         search(Wordy())
 
 

@@ -277,7 +277,7 @@ class PassingDots(Dots):
 BROKEN: list[tuple[State | Game, str, str, bool]] = [
     # (the game, the check that must catch it, words of the message, whether a move is named)
     (Mutating(), "play", "changed the state it was called on", True),
-    (Chatty(), "outcome", "must return an Outcome or None, not 'over'", False),
+    (Chatty(), "outcome", "must return an Outcome, a Payoff or None, not 'over'", False),
     (Silent(), "evaluate", "must return a number, not None", False),
     (Stuck(), "legal_moves", "no legal moves but outcome() says the game goes on", False),
     (Unhashable(), "key", "unhashable", False),

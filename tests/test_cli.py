@@ -197,7 +197,7 @@ def test_the_validator_rejects_what_it_should() -> None:
         {k: v for k, v in data.items() if k != "pv"},
         {**data, "nodes": "many"},
         {**data, "to_move": "third"},
-        {**data, "moves": [{**data["moves"][0], "value": 1.5}]},
+        {**data, "moves": [{**data["moves"][0], "value": "1.5"}]},
         {**data, "score": {"kind": "win"}},
     ):
         with pytest.raises(AssertionError):

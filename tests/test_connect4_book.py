@@ -58,7 +58,7 @@ def test_the_first_moves_are_answered_from_the_book_without_the_solver(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from unbeatable.game import SolveRequest
-    from unbeatable.games.connect4 import exact
+    from unbeatable.games.connect4 import hooks
 
     game = get_game("connect4")
     positions = ["", "1", "4", "44", "43", "71"]
@@ -70,9 +70,9 @@ def test_the_first_moves_are_answered_from_the_book_without_the_solver(
     def no_solver(game: object, table_size: int | None = None) -> None:
         raise AssertionError("the solver was asked about a book position")
 
-    monkeypatch.setattr(exact, "solver_for", no_solver)
+    monkeypatch.setattr(hooks, "solver_for", no_solver)
     for moves in positions:
         state = game.parse_position(moves)
-        answer = exact.move_values(state, SolveRequest())  # type: ignore[arg-type]
+        answer = hooks.move_values(state, SolveRequest())  # type: ignore[arg-type]
         assert answer is not None and answer.complete
         assert set(answer.values) == set(state.legal_moves())

@@ -12,7 +12,8 @@ import pytest
 from unbeatable import get_game
 from unbeatable.game import SolveRequest
 from unbeatable.games.connect4 import Connect4State, database
-from unbeatable.games.connect4 import _kernel as K
+from unbeatable.games.connect4 import _database_probe as D
+from unbeatable.games.connect4 import _negamax as K
 from unbeatable.games.connect4.solver import Solver
 
 DB = database.load()
@@ -35,7 +36,7 @@ def test_fixed_database_sample_agrees_with_the_bare_solver(solver: Solver) -> No
         assert bin(mask).count("1") == 12
         expected = database.score(int(DB.values[i]))
         assert solver.solve_bitboards(first, mask, 12, book=False) == expected, i
-        probe = K.db_probe(np.uint64(first), np.uint64(mask), 12, 7, 6, DB.keys, DB.values)
+        probe = D.db_probe(np.uint64(first), np.uint64(mask), 12, 7, 6, DB.keys, DB.values)
         assert probe == expected
 
 
@@ -47,7 +48,7 @@ def test_a_position_and_its_mirror_are_both_found() -> None:
             state = cast(Connect4State, game.parse_position(text))
             args = (np.uint64(state.current), np.uint64(state.mask), 12, 7, 6)
             assert state.winning_move() is None
-            assert K.db_probe(*args, DB.keys, DB.values) != K.NOT_FOUND, text
+            assert D.db_probe(*args, DB.keys, DB.values) != D.NOT_FOUND, text
 
 
 @needs_db

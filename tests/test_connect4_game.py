@@ -14,7 +14,8 @@ from unbeatable import (
     get_game,
 )
 from unbeatable.games import UnknownGameError
-from unbeatable.games.connect4.game import Connect4State, aligned, open_lines, winning_cells
+from unbeatable.games.connect4.fours import aligned, open_lines, winning_cells
+from unbeatable.games.connect4.game import Connect4State
 from unbeatable.search import search
 
 

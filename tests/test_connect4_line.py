@@ -1,4 +1,4 @@
-"""The principal variation of a solved Connect Four position (``_line`` kernel, ``exact.line``,
+"""The principal variation of a solved Connect Four position (``_line`` kernel, ``hooks.line``,
 ``State.solver_line`` and the search's ``pv``): legal, to the end of the game, every move keeping
 the value (checked by solving each position again with a solver of its own), the game ending as
 the score says; a budget gives a shorter line whose moves are still proven. No timing is
@@ -21,7 +21,7 @@ from unbeatable import Searcher, get_game, solve
 from unbeatable.cli import main
 from unbeatable.game import Outcome, SolveRequest, State
 from unbeatable.games.connect4 import Connect4State, database
-from unbeatable.games.connect4.exact import line, line_costs
+from unbeatable.games.connect4.hooks import line, line_costs
 from unbeatable.games.connect4.solver import Solver
 from unbeatable.search import search
 
@@ -175,7 +175,7 @@ import numba
 assert numba.config.DISABLE_JIT
 from unbeatable import get_game, solve
 from unbeatable.game import SolveRequest
-from unbeatable.games.connect4.exact import line, line_costs
+from unbeatable.games.connect4.hooks import line, line_costs
 state = get_game("connect4:width=4,height=4").parse_position("1122")
 moves = line(state, SolveRequest(table_size=1 << 16))
 value, mover = solve(state), state.to_move
@@ -196,14 +196,14 @@ def test_a_deadline_does_not_wait_for_the_solver_to_load() -> None:
 import time
 from unbeatable import get_game
 from unbeatable.game import SolveRequest
-from unbeatable.games.connect4 import exact
+from unbeatable.games.connect4 import hooks
 state = get_game("connect4").parse_position("4444")
 late = SolveRequest(deadline=time.perf_counter())
-assert exact.move_values(state, late) is None
-assert exact.value(state, late) is None
-assert exact.line(state, late) == []
-assert exact.ready_solver(state.game, SolveRequest()) is not None
-answer = exact.move_values(state, SolveRequest(deadline=time.perf_counter() + 60))
+assert hooks.move_values(state, late) is None
+assert hooks.value(state, late) is None
+assert hooks.line(state, late) == []
+assert hooks.ready_solver(state.game, SolveRequest()) is not None
+answer = hooks.move_values(state, SolveRequest(deadline=time.perf_counter() + 60))
 assert answer is not None and answer.complete
 print("ok")
 """
@@ -219,26 +219,26 @@ print("ok")
 def test_a_failed_load_is_raised_in_the_caller_and_tried_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from unbeatable.games.connect4 import exact
+    from unbeatable.games.connect4 import hooks
 
     game = get_game("connect4:width=5,height=4")
     assert isinstance(game.initial(), Connect4State)
     request = SolveRequest(table_size=1 << 17)
-    real = exact.solver_for
+    real = hooks.solver_for
 
     def broken(*args: object) -> Solver:
         raise OSError("no memory for the table")
 
-    monkeypatch.setattr(exact, "solver_for", broken)
+    monkeypatch.setattr(hooks, "solver_for", broken)
     with pytest.raises(OSError, match="no memory"):
-        exact.ready_solver(game, request)  # type: ignore[arg-type]
-    monkeypatch.setattr(exact, "solver_for", real)
-    assert exact.ready_solver(game, request) is not None  # type: ignore[arg-type]
+        hooks.ready_solver(game, request)  # type: ignore[arg-type]
+    monkeypatch.setattr(hooks, "solver_for", real)
+    assert hooks.ready_solver(game, request) is not None  # type: ignore[arg-type]
 
 
 @needs_db
 def test_line_costs_name_the_moves_of_the_line_and_their_probes() -> None:
-    from unbeatable.games.connect4.exact import line_costs, solver_for
+    from unbeatable.games.connect4.hooks import line_costs, solver_for
 
     state = get_game("connect4").parse_position("4")
     assert isinstance(state, Connect4State)
@@ -250,3 +250,15 @@ def test_line_costs_name_the_moves_of_the_line_and_their_probes() -> None:
     # past the 12-stone database the moves need real probes; the first move pays the solve
     assert costs[0][1] > 0
     assert any(probes >= 1 and nodes > 1000 for _, nodes, probes in costs[11:])
+
+
+def test_the_old_name_of_the_hooks_module_still_works_and_warns() -> None:
+    import importlib
+
+    sys.modules.pop("unbeatable.games.connect4.exact", None)
+    with pytest.warns(DeprecationWarning, match="connect4.hooks"):
+        exact = importlib.import_module("unbeatable.games.connect4.exact")
+    from unbeatable.games.connect4 import hooks
+
+    assert exact.line is hooks.line and exact.move_values is hooks.move_values
+    assert exact.warm_up is hooks.warm_up and exact.LINE_NODES == hooks.LINE_NODES

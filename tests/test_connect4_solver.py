@@ -287,7 +287,7 @@ def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]
     """``Solver.best`` against every column's exact score: the best columns get the top score
     exactly, every other column bounds that hold with an upper end below the top score, a full
     column None."""
-    current, mask, nb = solver._position(moves)
+    current, mask, nb = solver.position(moves)
     found = solver.best(current, mask, nb)
     assert found.complete and not found.interrupted
     top = max(v for v in scores if v is not None)
@@ -337,7 +337,7 @@ def test_best_columns_agree_with_every_columns_score() -> None:
 
 def test_best_columns_cut_short_by_a_node_budget_are_incomplete() -> None:
     s = Solver(table_bytes=1 << 20, book=False)
-    current, mask, nb = s._position("4")
+    current, mask, nb = s.position("4")
     found = s.best(current, mask, nb, max_nodes=5_000)
     assert not found.complete and not found.interrupted
     for c in range(7):  # only the trivial bounds (and exact winning moves: none here)
@@ -366,6 +366,29 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="64-bit"):
         Solver(width=8, height=8)
     assert list(encode_moves([1, 7])) == [0, 6]
+
+
+def test_position_gives_the_bitboards_of_the_game_state() -> None:
+    """The door from moves to the bitboard searches: the state the game makes of the same
+    moves, and the move errors of :meth:`Solver.solve`."""
+    from unbeatable import get_game
+
+    s = Solver(table_bytes=1 << 16, width=5, height=4, book=False)
+    for moves in ("", "3", "3312", "11223"):
+        state = get_game("connect4:width=5,height=4").parse_position(moves)
+        assert s.position(moves) == (state.current, state.mask, state.moves)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="full"):
+        s.position("11111")
+    with pytest.raises(ValueError, match="not a column"):
+        s.position("16")
+
+
+def test_score_map_bitboards_is_a_deprecated_analyze() -> None:
+    s = Solver(table_bytes=1 << 16, width=5, height=4, book=False)
+    current, mask, stones = s.position("3312")
+    with pytest.warns(DeprecationWarning, match="analyze"):
+        old = s.score_map_bitboards(current, mask, stones)
+    assert old == s.analyze(current, mask, stones).lower == s.score_map("3312")
 
 
 # ---------------------------------------------------------------- no JIT

@@ -1,4 +1,4 @@
-"""The Connect Four solver's transposition-table layout (see ``_kernel``): every live entry of a
+"""The Connect Four solver's transposition-table layout (see ``_table``): every live entry of a
 searched table decodes back to its position, sits in the region its depth says, is filed under
 the smaller of the position's and its mirror image's keys and holds a true bound; small tables
 (the plain layout) too."""
@@ -10,13 +10,14 @@ import random
 import numpy as np
 import pytest
 
-from unbeatable.games.connect4 import _kernel as K
-from unbeatable.games.connect4._board import MIRROR_STONES, SHALLOW_EMPTY, SHALLOW_SLOTS, mirror
+from unbeatable.games.connect4 import _table as T
+from unbeatable.games.connect4._negamax import NO_TABLE_EMPTY
+from unbeatable.games.connect4._table import MIRROR_STONES, SHALLOW_EMPTY, SHALLOW_SLOTS, mirror
 from unbeatable.games.connect4.solver import Solver
 
 W, H = 7, 6
 CELLS = W * H
-INVERSE = pow(int(K.HASH_MUL), -1, 1 << 64)  # the hash is a bijection: undo it
+INVERSE = pow(int(T.HASH_MUL), -1, 1 << 64)  # the hash is a bijection: undo it
 START = "5455745355"  # 10 stones, score -2: under a million nodes
 SPLIT = 1 << 20  # slots: a split table (the shallow region is its first SHALLOW_SLOTS)
 
@@ -72,7 +73,7 @@ def check_entries(solver: Solver, start_stones: int, sample: int) -> list[bool]:
     for slot, entry in entries:
         current, mask, stones, shallow = entry_position(slot, entry, solver.table_slots)
         empty = CELLS - stones
-        assert stones >= start_stones and empty > K.NO_TABLE_EMPTY
+        assert stones >= start_stones and empty > NO_TABLE_EMPTY
         if solver.table_slots >= SHALLOW_SLOTS:
             assert shallow == (empty <= SHALLOW_EMPTY)
         assert current & ~mask == 0
@@ -85,9 +86,9 @@ def check_entries(solver: Solver, start_stones: int, sample: int) -> list[bool]:
     for current, mask, stones, code in random.Random(7).sample(positions, sample):
         score = checker.solve_bitboards(current, mask, stones)
         if code < 128:
-            assert score <= code - K.UPPER_CODE, f"upper bound {code - K.UPPER_CODE} < {score}"
+            assert score <= code - T.UPPER_CODE, f"upper bound {code - T.UPPER_CODE} < {score}"
         else:
-            assert score >= code - K.LOWER_CODE, f"lower bound {code - K.LOWER_CODE} > {score}"
+            assert score >= code - T.LOWER_CODE, f"lower bound {code - T.LOWER_CODE} > {score}"
     return flags
 
 

@@ -1,5 +1,5 @@
 """Threads that search one Connect Four position together: the marks of the children being
-searched (``shared[2:]``, see ``_kernel.negamax``) and the deferral of a marked child.
+searched (``shared[2:]``, see ``_negamax.negamax``) and the deferral of a marked child.
 
 A mark only changes the order in which a node's moves are searched, never a value: the
 kernel is run here directly, single-threaded, with marks that "another thread" left on
@@ -16,8 +16,10 @@ import numpy.typing as npt
 import pytest
 
 from unbeatable import get_game
-from unbeatable.games.connect4 import _kernel as K
-from unbeatable.games.connect4._board import BUSY_BITS, BUSY_EMPTY
+from unbeatable.games.connect4 import _negamax as K
+from unbeatable.games.connect4 import _threads
+from unbeatable.games.connect4._negamax import BUSY_BITS, BUSY_EMPTY
+from unbeatable.games.connect4._table import HASH_MUL
 from unbeatable.games.connect4.game import Connect4State
 from unbeatable.games.connect4.solver import Solver
 
@@ -33,7 +35,7 @@ def _state(moves: str) -> Connect4State:
 
 def _mark_index(state: Connect4State) -> int:
     key = state.current + state.mask
-    return 2 + (((key * int(K.HASH_MUL)) & MASK64) >> (64 - BUSY_BITS))
+    return 2 + (((key * int(HASH_MUL)) & MASK64) >> (64 - BUSY_BITS))
 
 
 def _marks(moves: str, lines: int, depth: int, seed: int) -> dict[int, int]:
@@ -166,13 +168,13 @@ def test_a_solver_gives_its_threads_marks_and_leaves_none(
     threads: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[npt.NDArray[np.int64]] = []
-    original = Solver._shared
+    original = _threads.shared_array
 
-    def spy(self: Solver, n: int) -> npt.NDArray[np.int64]:
+    def spy(n: int) -> npt.NDArray[np.int64]:
         made.append(original(n))
         return made[-1]
 
-    monkeypatch.setattr(Solver, "_shared", spy)
+    monkeypatch.setattr(_threads, "shared_array", spy)
     solver = Solver(table_bytes=1 << 22, book=False, threads=threads)
     state = _state("2416615552")  # about a million nodes
     for budget in (None, 20_000):

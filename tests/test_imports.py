@@ -1,5 +1,7 @@
-"""No import cycles anywhere in the package (issue 8): the module-level imports between our
-modules form no cycle, and every module imports on its own, first, in a fresh interpreter."""
+"""No import cycles anywhere in the package (issues 8 and 18): the module-level imports between
+our modules form no cycle, nor do all of their imports, those inside functions and under
+``if TYPE_CHECKING`` included; and every module imports on its own, first, in a fresh
+interpreter."""
 
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "unbeatable"
 
 
-def modules() -> dict[str, Path]:
+def modules(src: Path = SRC, package: Path = PACKAGE) -> dict[str, Path]:
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(SRC).with_suffix("").parts)
+    for path in sorted(package.rglob("*.py")):
+        parts = list(path.relative_to(src).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path
@@ -51,6 +53,95 @@ def imports_at_load(module: str, path: Path, known: set[str]) -> set[str]:
                     name = f"{target}.{alias.name}"
                     found.add(name if name in known else target)
     return {name for name in found if name in known and name != module}
+
+
+def imports_anywhere(module: str, path: Path, known: set[str]) -> set[str]:
+    """Our modules that ``module`` imports anywhere: at load, inside functions, under
+    ``if TYPE_CHECKING``: every ``import`` and ``from ... import`` statement of the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            target = _absolute(module, path, node)
+            for alias in node.names:
+                name = f"{target}.{alias.name}"
+                found.add(name if name in known else target)
+    return {name for name in found if name in known and name != module}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph``: each group of modules that import each other, directly
+    or round a circle (a strongly connected component of more than one module, or a module
+    that imports itself), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def describe(groups: list[list[str]], graph: dict[str, set[str]]) -> str:
+    """Each cycle's modules and which of them imports which."""
+    return "; ".join(
+        ", ".join(f"{m} -> {sorted(graph[m] & set(group))}" for m in group) for group in groups
+    )
+
+
+def test_no_import_anywhere_makes_a_cycle() -> None:
+    """A cycle hidden in a function (imported on first use) or behind ``TYPE_CHECKING`` still
+    ties two modules together: each needs the other. None, in the whole package."""
+    table = modules()
+    known = set(table)
+    graph = {m: imports_anywhere(m, p, known) for m, p in table.items()}
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles: " + describe(cycles, graph)
+
+
+def test_the_cycle_check_finds_a_cycle_inside_a_function(tmp_path: Path) -> None:
+    """The check above can fail: a package whose modules import each other only inside a
+    function, or only for type checking, is caught; one that imports in one direction is not."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from . import b\n    return b\n")
+    (package / "b.py").write_text("from .a import f\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.d\n"
+    )
+    (package / "d.py").write_text("from . import c\n")
+    (package / "e.py").write_text("from .d import c\n")
+    table = modules(tmp_path, package)
+    graph = {m: imports_anywhere(m, p, set(table)) for m, p in table.items()}
+    assert import_cycles(graph) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.d"]]
+    assert graph["pkg.e"] == {"pkg.d"}
 
 
 def test_the_module_level_imports_form_no_cycle() -> None:

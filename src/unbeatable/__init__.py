@@ -18,6 +18,7 @@ from .game import (
     InvalidPositionError,
     Move,
     Outcome,
+    Payoff,
     State,
 )
 from .games import UnknownGameError, get_game, register, registered
@@ -58,6 +59,7 @@ __all__ = [
     "Outcome",
     "ParallelSearchError",
     "ParallelSearcher",
+    "Payoff",
     "Score",
     "SearchInterrupted",
     "SearchOptions",

@@ -2,7 +2,8 @@
 
 ``check_game(state)`` plays reproducible random games from ``state`` and checks, at every
 position, what :class:`~unbeatable.game.State` promises (read its docstring): an outcome that
-is an :class:`~unbeatable.game.Outcome` or None (and ``is_terminal()`` saying the same), legal
+is an :class:`~unbeatable.game.Outcome`, a :class:`~unbeatable.game.Payoff` exactly in a game
+that declares ``numeric_outcomes``, or None (and ``is_terminal()`` saying the same), legal
 moves exactly while the game goes on, in the same order each time they are asked for, ``play``
 that returns a new state and leaves its input alone, equal positions equal and hashing equal, a
 hashable table key, a side to move of 0 or 1, a numeric evaluation, hints that are legal moves
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .game import FIRST, SECOND, Game, GameError, Move, Outcome, State
+from .game import FIRST, SECOND, Game, GameError, Move, Outcome, Payoff, State
 
 __all__ = ["CheckReport", "GameCheckError", "check_game"]
 
@@ -172,8 +173,17 @@ def _check_position(state: State, game: Game | None, *, passed: bool = False) ->
     """The promises of one position. ``passed``: the position came from ``null_move`` (then
     it is not passed again, and its notation is not asked for: no move sequence reaches it)."""
     outcome = _call("outcome", state, state.outcome)
-    if outcome is not None and not isinstance(outcome, Outcome):
-        raise _fail("outcome", state, f"outcome() must return an Outcome or None, not {outcome!r}")
+    if outcome is not None and not isinstance(outcome, (Outcome, Payoff)):
+        raise _fail(
+            "outcome", state, f"outcome() must return an Outcome, a Payoff or None, not {outcome!r}"
+        )
+    if outcome is not None and isinstance(outcome, Payoff) != state.numeric_outcomes:
+        raise _fail(
+            "outcome",
+            state,
+            f"outcome() returned {outcome!r} but numeric_outcomes is {state.numeric_outcomes}"
+            " (a game ends with Payoffs exactly when it sets numeric_outcomes)",
+        )
     if _call("is_terminal", state, state.is_terminal) != (outcome is not None):
         raise _fail("is_terminal", state, "is_terminal() disagrees with outcome()")
     to_move = _call("to_move", state, lambda: state.to_move)
@@ -201,7 +211,7 @@ def _check_position(state: State, game: Game | None, *, passed: bool = False) ->
         _check_notation(state, game, moves)
 
 
-def _check_moves(state: State, outcome: Outcome | None) -> list[Move]:
+def _check_moves(state: State, outcome: Outcome | Payoff | None) -> list[Move]:
     """Legal moves exactly while the game goes on, each once, the same list each time it is
     asked for; noisy moves among them."""
     moves = list(_call("legal_moves", state, state.legal_moves))

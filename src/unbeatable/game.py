@@ -16,6 +16,7 @@ Moves enter a state through two doors:
 from __future__ import annotations
 
 import enum
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidPositionError",
     "Move",
     "Outcome",
+    "Payoff",
     "SolveAnswer",
     "SolveRequest",
     "State",
@@ -99,6 +101,64 @@ class Outcome(enum.Enum):
         if self is Outcome.DRAW:
             return "draw"
         return f"{player_name(self.value)} player wins"
+
+
+@dataclass(frozen=True)
+class Payoff:
+    """How a finished game ended, as numbers: ``values[p]`` is what player ``p`` gets (a
+    textbook tree's leaf, points won, an expected score). A game returns one from
+    :meth:`State.outcome` instead of an :class:`Outcome` when its results are numbers rather
+    than a win, a draw or a loss, and declares so with :attr:`State.numeric_outcomes`.
+
+    The search takes the value of the player to move as the position's exact value, on the
+    engine's own scale (a payoff of 3 is the value 3), so payoffs must lie well inside it:
+    below :data:`PAYOFF_LIMIT` in size. A two-player zero-sum game gives ``(v, -v)``
+    (:meth:`zero_sum`); a game of more players gives one value per player.
+    """
+
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        values = self.values
+        if not isinstance(values, tuple) or len(values) < 2:
+            raise ValueError(f"a payoff has one value per player (two or more), not {values!r}")
+        for value in values:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or abs(value) >= PAYOFF_LIMIT
+            ):
+                raise ValueError(
+                    f"a payoff is a finite number below {PAYOFF_LIMIT:,} in size, not {value!r}"
+                )
+
+    @classmethod
+    def zero_sum(cls, first: float) -> Payoff:
+        """The payoff of a two-player zero-sum game: ``first`` to the first player, its
+        negation to the second."""
+        return cls((first, -first))
+
+    @property
+    def winner(self) -> int | None:
+        """The player with the greatest payoff, or None when two or more share it."""
+        top = max(self.values)
+        best = [p for p, value in enumerate(self.values) if value == top]
+        return best[0] if len(best) == 1 else None
+
+    def __str__(self) -> str:
+        if len(self.values) == 2 and self.values[1] == -self.values[0]:
+            return f"payoff {_number(self.values[0])}"
+        return "payoffs " + ", ".join(_number(v) for v in self.values)
+
+
+#: The largest payoff the search takes (a thousandth of its win scores).
+PAYOFF_LIMIT = 1_000_000
+
+
+def _number(value: float) -> str:
+    """A payoff as people write it: ``3``, ``-1.5``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 class GameError(ValueError):
@@ -209,6 +269,10 @@ class State(ABC):
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
     has_solver: ClassVar[bool] = False
 
+    #: True when the game ends with a :class:`Payoff` (numbers) rather than an
+    #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
+    numeric_outcomes: ClassVar[bool] = False
+
     #: Seconds a search takes when it is given no limit at all. None (the default): such a
     #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
@@ -230,8 +294,10 @@ class State(ABC):
         """The state after ``move``; unchecked (``move`` must come from :meth:`legal_moves`)."""
 
     @abstractmethod
-    def outcome(self) -> Outcome | None:
-        """None while the game goes on, else how it ended."""
+    def outcome(self) -> Outcome | Payoff | None:
+        """None while the game goes on, else how it ended: an :class:`Outcome` (a win, a
+        draw or a loss), or a :class:`Payoff` for a game whose results are numbers (it then
+        sets :attr:`numeric_outcomes`)."""
 
     # --- optional, with defaults ------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .game import Move, Outcome, State
+from .game import Move, Outcome, Payoff, State
 from .search import ALGORITHMS, Limits, Searcher, SearchResult
 
 __all__ = [
@@ -166,7 +166,7 @@ class MatchRecord:
 
     moves: list[Move] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
-    outcome: Outcome | None = None
+    outcome: Outcome | Payoff | None = None
 
 
 def play_match(

@@ -86,7 +86,7 @@ class ScoreReport:
                 lower=low,
                 upper=high,
             )
-        exact = score.exact and state.max_plies is not None
+        exact = score.exact and state.max_plies is not None and not score.numeric
         return cls(
             kind=score.kind,
             text=str(score),
@@ -202,7 +202,7 @@ def describe(
     if score.kind == "heuristic":
         return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
     text = str(score)
-    if state is not None and score.exact and state.max_plies is not None:
+    if state is not None and score.exact and state.max_plies is not None and not score.numeric:
         text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
     return text
 

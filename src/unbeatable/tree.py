@@ -1,31 +1,30 @@
-"""The search tree as data, for pictures: an instrumented search that records every node.
+"""The search tree as data, for pictures: the engine's own search, recorded from its events.
 
-:func:`build_tree` searches a position to a fixed depth the way the library does and keeps the
-whole tree: every visited position with its value, the move on each edge, and, for alpha-beta,
-the moves never searched after a cut-off. Two algorithms are mirrored node for node:
-
-* ``minimax``: plain minimax in max/min form (:meth:`~unbeatable.search.engine.Engine.minimax`
-  without a table): every node is visited, so the node count equals the library's.
-* ``alphabeta``: fail-soft negamax with alpha-beta pruning
-  (:meth:`~unbeatable.search.engine.Engine.alphabeta` without a table), including the root's
-  window of one below the best value so far and the cut-off when no result can beat the window
-  (mate distance). With ``hints`` the game's move order and immediate-win detection are used,
-  as the default searcher does; without them the moves are tried in legal order (the textbook
-  picture). The node count equals ``Searcher("alphabeta", table=False, hints=hints)``'s.
+:func:`build_tree` searches a position to a fixed depth with the library's
+:class:`~unbeatable.search.Searcher` and an observer (:mod:`unbeatable.search.events`), and
+builds the whole tree from the events the engine emits: every visited position with the window
+it was searched with and its value, the move on each edge, the moves cut off, the table hits.
+Nothing here searches: the tree is what the engine did, node for node, for every algorithm it
+draws (``minimax``, ``negamax``, ``alphabeta``, each with or without a table), so its node
+count is the search's own.
 
 Values in the tree are from the **first player's** view (the first player is *max*), whatever
 the algorithm, so that minimax and alpha-beta pictures read the same way; a value cut short by
-a window is a bound (``>=`` or ``<=``). :func:`to_dot` draws the tree in Graphviz's language.
+a window is a bound (``>=`` or ``<=``). Windows (``alpha``, ``beta``) are kept as the engine
+had them, from the side to move's view at the node. :func:`to_dot` draws the tree in
+Graphviz's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .game import FIRST, Move, State
 from .graphviz import GRAPHVIZ_FORMATS, GraphvizError, GraphvizMissingError, render
-from .search.score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, Score
+from .search import Limits, Searcher
+from .search import events as ev
+from .search.events import PASS, SearchEvent
+from .search.score import WIN, WIN_MIN, Score
 from .search.table import Bound
 
 __all__ = [
@@ -37,6 +36,7 @@ __all__ = [
     "MAX_TREE_DEPTH",
     "PRUNED",
     "SHORTCUT",
+    "TABLE",
     "TERMINAL",
     "TREE_ALGORITHMS",
     "UPPER",
@@ -52,9 +52,9 @@ __all__ = [
     "to_text",
 ]
 
-TREE_ALGORITHMS = ("minimax", "alphabeta")
+TREE_ALGORITHMS = ("minimax", "negamax", "alphabeta")
 
-#: The deepest tree recorded (the recording recurses once per ply; no picture is that deep).
+#: The deepest tree recorded (no picture is that deep).
 MAX_TREE_DEPTH = 100
 
 #: How a node's value relates to its true value (from the first player's view).
@@ -63,8 +63,27 @@ EXACT, LOWER, UPPER = Bound.EXACT, Bound.LOWER, Bound.UPPER
 
 #: What a node is: searched below; a finished game; cut by the depth limit and evaluated; a move
 #: never searched (alpha-beta); a node decided without searching its moves (a known win, or no
-#: result that could beat the window).
-INNER, TERMINAL, HORIZON, PRUNED, SHORTCUT = "inner", "terminal", "horizon", "pruned", "shortcut"
+#: result that could beat the window); a node answered by the table.
+INNER, TERMINAL, HORIZON, PRUNED, SHORTCUT, TABLE = (
+    "inner",
+    "terminal",
+    "horizon",
+    "pruned",
+    "shortcut",
+    "table",
+)
+
+#: The kind of node that each reason of a ``value`` event makes.
+_KIND = {
+    ev.TERMINAL: TERMINAL,
+    ev.HORIZON: HORIZON,
+    ev.QUIESCENCE: HORIZON,
+    ev.MATE_DISTANCE: SHORTCUT,
+    ev.WIN_AT_ONCE: SHORTCUT,
+    ev.NULL_MOVE: SHORTCUT,
+    ev.TABLE: TABLE,
+    ev.SEARCHED: INNER,
+}
 
 
 class TreeTooLargeError(ValueError):
@@ -78,7 +97,9 @@ class TreeNode:
     ``value`` is from the first player's view, counted like the library's scores (a win ``d``
     plies below the root is ``WIN - d``); None for a pruned move. ``bound`` says whether it is
     exact or a lower or upper bound; ``best`` is the index in ``children`` of the move the search
-    chose here, if any.
+    chose here, if any. ``alpha`` and ``beta`` are the window the node was searched with, as the
+    engine had it (from the side to move's view; None for minimax and negamax, and for a pruned
+    move); ``reason`` is the engine's reason for the value (:mod:`unbeatable.search.events`).
     """
 
     id: int
@@ -94,6 +115,9 @@ class TreeNode:
     note: str = ""
     move_text: str = ""
     win: Move | None = None
+    alpha: int | None = None
+    beta: int | None = None
+    reason: str | None = None
 
     @property
     def maximising(self) -> bool:
@@ -103,11 +127,12 @@ class TreeNode:
 
 @dataclass
 class SearchTree:
-    """A recorded search: the root node and the figures of the search.
+    """A recorded search: the root node, the figures of the search and its events.
 
     ``value`` and ``score`` are from the side to move at the root (like
     :class:`~unbeatable.search.SearchResult`); ``best_moves`` are the root moves with the best
-    value, in the game's move order; ``nodes`` counts visited positions (not pruned moves).
+    value, in the game's move order; ``nodes`` counts visited positions (not pruned moves);
+    ``events`` are the engine's events in order (see :mod:`unbeatable.search.events`).
     """
 
     root: TreeNode
@@ -121,6 +146,9 @@ class SearchTree:
     nodes: int
     pruned: int
     cutoffs: int
+    table: bool = False
+    table_hits: int = 0
+    events: list[SearchEvent] = field(default_factory=list)
 
     def walk(self) -> list[TreeNode]:
         """Every node, parents before children, in search order."""
@@ -137,145 +165,111 @@ def _walk(root: TreeNode) -> list[TreeNode]:
     return found
 
 
-class _Builder:
-    def __init__(self, algorithm: str, hints: bool, max_nodes: int | None) -> None:
-        self.algorithm = algorithm
-        self.hints = hints
+class _Recorder:
+    """The observer that turns a search's events into its tree."""
+
+    def __init__(self, root: State, algorithm: str, max_nodes: int | None) -> None:
+        self.root_state = root
+        self.minimax = algorithm == "minimax"
         self.max_nodes = max_nodes
         self.count = 0  # nodes drawn, pruned ones included
-        self.nodes = 0  # nodes visited
-        self.pruned = 0
-        self.cutoffs = 0
-        self.exact = True
+        self.events: list[SearchEvent] = []
+        self.root: TreeNode | None = None
+        self.stack: list[TreeNode] = []  # the nodes entered and not yet valued, root first
+        self.best: dict[int, int] = {}  # node id -> best value so far, from its side's view
+
+    def __call__(self, event: SearchEvent) -> None:
+        self.events.append(event)
+        if event.kind == ev.ENTER:
+            self.enter(event)
+        elif event.kind == ev.CUT:
+            self.cut(event)
+        elif event.kind == ev.VALUE:
+            self.value(event)
 
     def node(self, state: State, move: Move | None, ply: int, kind: str) -> TreeNode:
         if self.max_nodes is not None and self.count >= self.max_nodes:
             raise TreeTooLargeError(f"the tree has more than {self.max_nodes} nodes")
         self.count += 1
-        if kind != PRUNED:
-            self.nodes += 1
-        else:
-            self.pruned += 1
         return TreeNode(self.count - 1, state, move, ply, kind)
 
-    def static_value(self, state: State) -> int:
-        """The library's evaluation at the depth limit, from the side to move's view."""
-        self.exact = False
-        value = int(state.evaluate())
-        if value >= EVAL_LIMIT:
-            return EVAL_LIMIT - 1
-        if value <= -EVAL_LIMIT:
-            return 1 - EVAL_LIMIT
-        return value
-
-    # --- plain minimax, max/min form ---------------------------------------------------------
-
-    def minimax(self, state: State, move: Move | None, depth: int, ply: int) -> TreeNode:
-        outcome = state.outcome()
-        if outcome is not None:
-            node = self.node(state, move, ply, TERMINAL)
-            winner = outcome.winner
-            node.value = 0 if winner is None else WIN - ply if winner == FIRST else ply - WIN
-            return node
-        if depth <= 0:
-            node = self.node(state, move, ply, HORIZON)
-            value = self.static_value(state)
-            node.value = value if state.to_move == FIRST else -value
-            return node
-        node = self.node(state, move, ply, INNER)
-        maximising = state.to_move == FIRST
-        best = -INFINITY if maximising else INFINITY
-        for child_move in state.legal_moves():
-            child = self.minimax(state.play(child_move), child_move, depth - 1, ply + 1)
-            node.children.append(child)
-            assert child.value is not None
-            if (child.value > best) if maximising else (child.value < best):
-                best = child.value
-                node.best = len(node.children) - 1
-        node.value = best
-        return node
-
-    # --- alpha-beta, fail-soft negamax ------------------------------------------------------
-
-    def moves(self, state: State) -> Sequence[Move]:
-        return state.ordered_moves() if self.hints else state.legal_moves()
-
-    def prune(self, node: TreeNode, moves: Sequence[Move], note: str) -> None:
-        for move in moves:
-            child = self.node(node.state.play(move), move, node.ply + 1, PRUNED)
-            child.note = note
-            node.children.append(child)
-
-    def alphabeta(
-        self, state: State, move: Move | None, depth: int, alpha: int, beta: int, ply: int
-    ) -> tuple[TreeNode, int]:
-        """The node and its negamax value (side to move's view); the node's value is stored
-        from the first player's view."""
-        outcome = state.outcome()
-        if outcome is not None:
-            node = self.node(state, move, ply, TERMINAL)
-            winner = outcome.winner
-            value = 0 if winner is None else WIN - ply if winner == state.to_move else ply - WIN
-            return self.finish(node, value, EXACT), value
-        ceiling = WIN - ply - 1
-        if ceiling <= alpha or -ceiling >= beta:
-            node = self.node(state, move, ply, SHORTCUT)
-            node.note = "cannot change the window"
-            value, bound = (ceiling, UPPER) if ceiling <= alpha else (-ceiling, LOWER)
-            self.prune(node, self.moves(state) if depth > 0 else (), "not searched")
-            return self.finish(node, value, bound), value
-        if depth <= 0:
-            node = self.node(state, move, ply, HORIZON)
-            value = self.static_value(state)
-            return self.finish(node, value, EXACT), value
-        if self.hints:
-            win = state.winning_move()
-            if win is not None:
-                node = self.node(state, move, ply, SHORTCUT)
-                node.note = f"wins at once with {state.move_text(win)}"
-                node.win = win
-                return self.finish(node, ceiling, EXACT), ceiling
-        node = self.node(state, move, ply, INNER)
-        alpha0 = alpha
-        best = -INFINITY
-        moves = list(self.moves(state))
-        for index, child_move in enumerate(moves):
-            child, value = self.child(state, child_move, depth - 1, alpha, beta, ply + 1)
-            node.children.append(child)
-            if value > best:
-                best = value
-                node.best = index
-                if value > alpha:
-                    alpha = value
-                    if value >= beta:
-                        self.cutoffs += 1
-                        self.prune(
-                            node, moves[index + 1 :], f"cut-off after {state.move_text(child_move)}"
-                        )
-                        break
-        bound = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        return self.finish(node, best, bound), best
-
-    def child(
-        self, state: State, move: Move, depth: int, alpha: int, beta: int, ply: int
-    ) -> tuple[TreeNode, int]:
-        """The child after ``move`` and its value from ``state``'s side to move: negated, with
-        the window mirrored, only when the other player moves next (as the engine does)."""
-        after = state.play(move)
-        if after.to_move == state.to_move:  # the same player moves again
-            return self.alphabeta(after, move, depth, alpha, beta, ply)
-        node, value = self.alphabeta(after, move, depth, -beta, -alpha, ply)
-        return node, -value
-
-    @staticmethod
-    def finish(node: TreeNode, value: int, bound: Bound) -> TreeNode:
-        """Store a side-to-move value on the node from the first player's view."""
-        if node.state.to_move == FIRST:
-            node.value, node.bound = value, bound
+    def enter(self, event: SearchEvent) -> None:
+        path = event.path
+        if not path:  # the root: a new iteration starts the tree again
+            self.root = self.node(self.root_state, None, 0, INNER)
+            self.stack = [self.root]
         else:
-            node.value = -value
-            node.bound = bound.flipped
-        return node
+            del self.stack[len(path) :]
+            parent = self.stack[-1]
+            move = path[-1]
+            if parent.children and parent.children[-1].move == move and move is not PASS:
+                parent.children.pop()  # searched again (a wider window): the new search counts
+            state = _after(parent.state, move)
+            child = self.node(state, move, len(path), INNER)
+            parent.children.append(child)
+            self.stack.append(child)
+        node = self.stack[-1]
+        node.alpha, node.beta = event.alpha, event.beta
+
+    def cut(self, event: SearchEvent) -> None:
+        parent = self.stack[len(event.path) - 1]
+        move = event.path[-1]
+        child = self.node(_after(parent.state, move), move, len(event.path), PRUNED)
+        child.alpha, child.beta = event.alpha, event.beta
+        child.reason = event.reason
+        if event.reason == ev.BETA:
+            cutter = next((c for c in reversed(parent.children) if c.kind != PRUNED), None)
+            after = f" after {_text(parent.state, cutter.move)}" if cutter is not None else ""
+            child.note = f"cut-off{after}"
+        else:
+            child.note = "not searched"
+        parent.children.append(child)
+
+    def value(self, event: SearchEvent) -> None:
+        node = self.stack[len(event.path)]
+        assert event.value is not None
+        own = event.value  # side to move's view (first player's for minimax)
+        if self.minimax:
+            own = own if node.state.to_move == FIRST else -own
+        bound = EXACT
+        if event.alpha is not None and event.beta is not None:
+            bound = UPPER if own <= event.alpha else LOWER if own >= event.beta else EXACT
+        if node.state.to_move == FIRST:
+            node.value, node.bound = own, bound
+        else:
+            node.value, node.bound = -own, bound.flipped
+        node.reason = event.reason
+        node.kind = _KIND.get(event.reason or "", INNER)
+        if event.reason == ev.MATE_DISTANCE:
+            node.note = "cannot change the window"
+        elif event.reason == ev.WIN_AT_ONCE:
+            node.win = node.state.winning_move()
+            if node.win is not None:
+                node.note = f"wins at once with {node.state.move_text(node.win)}"
+        elif event.reason == ev.NULL_MOVE:
+            node.note = "a pass keeps it at or above beta"
+        elif event.reason == ev.TABLE:
+            node.note = "from the table"
+        if event.path:  # the parent's best move so far (the first of the best, as the engine)
+            parent = self.stack[len(event.path) - 1]
+            mine = own if node.state.to_move == parent.state.to_move else -own
+            index = len(parent.children) - 1
+            if parent.id not in self.best or mine > self.best[parent.id]:
+                self.best[parent.id] = mine
+                parent.best = index
+
+
+def _after(state: State, move: Move) -> State:
+    """The position after ``move`` (a pass: the game's null move)."""
+    if move is PASS:
+        passed = state.null_move()
+        assert passed is not None
+        return passed
+    return state.play(move)
+
+
+def _text(state: State, move: Move) -> str:
+    return "pass" if move is PASS else state.move_text(move)
 
 
 def build_tree(
@@ -284,15 +278,19 @@ def build_tree(
     algorithm: str = "minimax",
     *,
     hints: bool = False,
+    table: bool = False,
     max_nodes: int | None = 500,
 ) -> SearchTree:
     """Search ``state`` ``depth`` plies deep with ``algorithm`` and record the whole tree.
 
-    ``algorithm``: ``minimax`` or ``alphabeta`` (see the module's docstring for exactly what is
-    mirrored). ``hints``: alpha-beta tries the game's move order and spots immediate wins.
-    ``max_nodes``: raise :class:`TreeTooLargeError` as soon as the tree (pruned moves included)
-    would have more nodes; None for no limit. Depths beyond :data:`MAX_TREE_DEPTH` are refused
-    the same way.
+    ``algorithm``: ``minimax``, ``negamax`` or ``alphabeta`` (one of :data:`TREE_ALGORITHMS`),
+    searched by ``Searcher(algorithm, table=table, hints=hints)`` with an observer: the tree is
+    that search's, node for node (its figures are the search's). ``hints``: alpha-beta tries
+    the game's move order and spots immediate wins. ``table``: with a transposition table
+    (memoization for minimax and negamax); a node it answers is drawn as a ``table`` node.
+    ``max_nodes``: raise :class:`TreeTooLargeError` as soon as the tree (pruned moves
+    included) would have more nodes; None for no limit. Depths beyond :data:`MAX_TREE_DEPTH`
+    are refused the same way.
     """
     if algorithm not in TREE_ALGORITHMS:
         raise ValueError(
@@ -304,56 +302,33 @@ def build_tree(
         raise TreeTooLargeError(f"depth {depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
     if state.outcome() is not None:
         raise ValueError(f"the game is over in {state} ({state.outcome()}): there is no tree")
-    builder = _Builder(algorithm, hints, max_nodes)
-    legal = list(state.legal_moves())
-    values: dict[Move, int] = {}
-    if algorithm == "minimax":
-        root = builder.minimax(state, None, depth, 0)
-        sign = 1 if state.to_move == FIRST else -1
-        for child in root.children:
-            assert child.value is not None
-            values[child.move] = sign * child.value
-    else:
-        root = _alphabeta_root(builder, state, depth, values)
-    value = max(values.values())
-    best_moves = tuple(m for m in legal if values[m] >= value)
-    if algorithm == "alphabeta":
-        root.best = next(i for i, c in enumerate(root.children) if c.move == best_moves[0])
+    recorder = _Recorder(state, algorithm, max_nodes)
+    searcher = Searcher(algorithm, table=table, hints=hints and algorithm == "alphabeta")
+    result = searcher.search(state, Limits(depth=depth), observer=recorder)
+    root = recorder.root
+    assert root is not None
     for node in _walk(root):
         for child in node.children:
-            child.move_text = node.state.move_text(child.move)
+            child.move_text = _text(node.state, child.move)
+    if result.pv:  # the root's chosen move is the result's (ties: the first in legal order)
+        root.best = next(i for i, c in enumerate(root.children) if c.move == result.pv[0])
     pv = _mark_pv(root)
     return SearchTree(
         root=root,
         algorithm=algorithm,
         depth=depth,
         hints=hints,
-        value=value,
-        score=Score(value, builder.exact or abs(value) >= WIN_MIN),
-        best_moves=best_moves,
+        value=result.score.value,
+        score=result.score,
+        best_moves=result.best_moves,
         pv=pv,
-        nodes=builder.nodes,
-        pruned=builder.pruned,
-        cutoffs=builder.cutoffs,
+        nodes=result.nodes,
+        pruned=sum(1 for e in recorder.events if e.kind == ev.CUT),
+        cutoffs=result.cutoffs,
+        table=table,
+        table_hits=result.table_hits,
+        events=recorder.events,
     )
-
-
-def _alphabeta_root(
-    builder: _Builder, state: State, depth: int, values: dict[Move, int]
-) -> TreeNode:
-    """The library's root: no cut-off; each move is searched with a window one below the best
-    value so far, so that a move as good as the best is told apart from a worse one. Fills
-    ``values`` with each move's value from the side to move's view."""
-    root = builder.node(state, None, 0, INNER)
-    best = -INFINITY
-    for move in builder.moves(state):
-        alpha = -INFINITY if best == -INFINITY else best - 1
-        child, value = builder.child(state, move, depth - 1, alpha, INFINITY, 1)
-        root.children.append(child)
-        values[move] = value
-        best = max(best, value)
-    builder.finish(root, best, EXACT)
-    return root
 
 
 def _mark_pv(root: TreeNode) -> tuple[Move, ...]:

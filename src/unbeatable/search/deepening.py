@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from ..game import Move, Outcome, State
+from ..game import Move, Outcome, Payoff, State
 from .engine import SearchStopped
+from .events import Observer
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
 from .result import (
     UNLIMITED,
@@ -59,8 +60,9 @@ class Step(Protocol):
     def partial(self) -> Root | None:
         """The moves of the iteration under way whose values are known, if any."""
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        """The principal variation starting with ``move``, whose value is ``value``."""
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        """The principal variation starting with ``move``, whose value is ``value``: at most
+        ``depth`` moves, or (None, for an exact value) to the end of the game."""
 
     def fallback(self) -> Move:
         """A move to play when nothing at all is known: the first in the search's order."""
@@ -151,11 +153,18 @@ def _result(
 ) -> SearchResult:
     legal = list(state.legal_moves())
     value, best, scores = rank_moves(legal, root.values, root.exact, analyse)
-    first = next((m for m in root.order if m in best), best[0])
-    pv = step.line(root, first, value, depth)
+    if rng is not None:
+        first = rng.choice(best)
+    else:
+        first = next((m for m in root.order if m in best), best[0])
+    pv = step.line(root, first, value, None if root.exact else depth)
+    if root.exact:
+        # an exact result's depth is its line's length to the end of the game: the same
+        # whatever the searcher's table held before (which can settle an iteration early)
+        depth = len(pv)
     return build_result(
         state, step.counters, algorithm, start, best, pv, Score(value, root.exact), scores,
-        depth, rng, root.order,
+        depth, None, [first],
     )
 
 
@@ -172,20 +181,25 @@ class Searching(ABC):
         *,
         analyse: bool = False,
         stop: threading.Event | None = None,
+        observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration; the last one is the answer (see
         :func:`deepen`). ``analyse``: give every legal move its own value. ``stop``: set it
-        (from another thread) to end the search as a spent budget does."""
+        (from another thread) to end the search as a spent budget does. ``observer``: called
+        with every step of the search (see :mod:`.events`); the search is then the generic
+        engine's, also for a game with a solver of its own."""
         check_state(state)
+        if observer is not None and not callable(observer):
+            raise TypeError(f"observer must be a function of one event, not {observer!r}")
         limits = Limits.of(limits).for_state(state)
         algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
-        return self._iterate(state, limits, algorithm, analyse, stop)
+        return self._iterate(state, limits, algorithm, analyse, stop, observer)
 
     @abstractmethod
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         """:meth:`iterate` once the arguments are checked and the algorithm chosen."""
 
@@ -197,17 +211,21 @@ class Searching(ABC):
         analyse: bool = False,
         on_iteration: Callable[[SearchResult], None] | None = None,
         stop: threading.Event | None = None,
+        observer: Observer | None = None,
     ) -> SearchResult:
         """Search ``state`` within ``limits`` and return the result.
 
         ``analyse``: also give every legal move its own value (``move_scores``).
         ``on_iteration``: called with the result of every completed iteration.
+        ``observer``: called with every step of the search (see :mod:`.events`).
         Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
         it comes between iterations, in ``on_iteration``).
         """
         result: SearchResult | None = None
         try:
-            for result in self.iterate(state, limits, analyse=analyse, stop=stop):
+            for result in self.iterate(
+                state, limits, analyse=analyse, stop=stop, observer=observer
+            ):
                 if on_iteration is not None:
                     on_iteration(result)
         except SearchInterrupted:
@@ -225,9 +243,10 @@ def check_state(state: object) -> None:
     if not isinstance(state, State):
         raise TypeError(f"search needs a State, not {type(state).__name__} {state!r}")
     outcome = state.outcome()
-    if outcome is not None and not isinstance(outcome, Outcome):
+    if outcome is not None and not isinstance(outcome, (Outcome, Payoff)):
         raise TypeError(
-            f"{type(state).__name__}.outcome() must return an Outcome or None, not {outcome!r}"
+            f"{type(state).__name__}.outcome() must return an Outcome, a Payoff or None, "
+            f"not {outcome!r}"
         )
     if outcome is None and not list(state.legal_moves()):
         raise ValueError(

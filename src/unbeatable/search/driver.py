@@ -15,8 +15,9 @@ from typing import Any
 from ..game import FIRST, Move, SolveAnswer, State
 from .deepening import Root, Searching, check_state, deepen
 from .engine import Engine
+from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
-from .pv import principal_variation, solver_line
+from .pv import complete_line, principal_variation, solver_line
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import INFINITY, WIN, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
 from .stack import alphabeta_stack
@@ -75,7 +76,7 @@ class Searcher(Searching):
 
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
@@ -89,15 +90,16 @@ class Searcher(Searching):
             max_nodes=limits.nodes,
             features=self.options.features_for(state, algorithm),
             stop=stop,
+            observer=observer,
         )
         outcome = state.outcome()
         if outcome is not None:
-            value = engine.terminal_value(state, outcome.winner, 0)
+            value = engine.terminal_value(state, outcome, 0)
             yield build_result(
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )
             return
-        if self.options.uses_solver(state) and solver_may_answer(limits):
+        if observer is None and self.options.uses_solver(state) and solver_may_answer(limits):
             result = self._by_solver(state, engine, limits, start, analyse)
             if result is not None:
                 yield result
@@ -218,6 +220,10 @@ def solver_result(
     return result if complete else replace(result, complete=False)
 
 
+#: How the serial root searches a root move: (child, depth, alpha, beta, move) -> value.
+Search = Callable[[State, int, int, int, Move], int]
+
+
 class _SerialStep:
     """The serial root: every root move searched in this process by one engine."""
 
@@ -262,10 +268,11 @@ class _SerialStep:
     def partial(self) -> Root | None:
         return self.current if self.current.values else None
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        return principal_variation(
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        line = principal_variation(
             self.state, self.engine, root.lines.get(move, [move]), depth, value
         )
+        return line if depth is not None else complete_line(self.state, line, value, self.engine)
 
     def fallback(self) -> Move:
         return self.engine.ordered(self.state, None)[0]
@@ -273,39 +280,46 @@ class _SerialStep:
     def _plain(self, root: Root, depth: int) -> None:
         engine, state = self.engine, self.state
         engine.visit()
+        engine.root_event(ENTER, None, None)
         root.order = self.searcher.options.tie_order(state)
+        minimax = self.algorithm == "minimax"
         for move in engine.ordered(state, None):
             child = state.play(move)
-            if self.algorithm == "minimax":
-                value = engine.minimax(child, depth - 1, 1)
+            if minimax:
+                value = engine.minimax(child, depth - 1, 1, move)
                 if state.to_move != FIRST:
                     value = -value
             else:
-                value = engine.negamax(child, depth - 1, 1)
+                value = engine.negamax(child, depth - 1, 1, move)
                 if child.to_move != state.to_move:
                     value = -value
             root.values[move] = value
             root.lines[move] = [move, *engine.line(1)]
+        best = max(root.values.values())
+        sign = -1 if minimax and state.to_move != FIRST else 1
+        engine.root_event(VALUE, None, None, sign * best)
 
     def _alphabeta(self, root: Root, depth: int, analyse: bool) -> None:
         """Exact values for the best moves (and for every move when analysing); for the
         others, an upper bound below the best value."""
         engine, state = self.engine, self.state
         engine.visit()
+        engine.root_event(ENTER, -INFINITY, INFINITY)
         first = None
         if engine.table is not None:
             entry = engine.table.probe(engine.key(state))
             if entry is not None:
                 first = entry.move
         if self.algorithm == "alphabeta":
-            search: Callable[[State, int, int, int, int], int] = engine.alphabeta
+            search: Search = lambda s, d, a, b, m: engine.alphabeta(s, d, a, b, 1, True, m)  # noqa: E731
         else:
-            search = lambda s, d, a, b, p: alphabeta_stack(engine, s, d, a, b, p)  # noqa: E731
+            search = lambda s, d, a, b, m: alphabeta_stack(engine, s, d, a, b, 1, m)  # noqa: E731
         root.order = self.searcher.options.tie_order(state)
         moves = list(engine.ordered(state, first))
         guess = self.guess
         if analyse or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
             self._root_moves(root, moves, depth, analyse, search, -INFINITY, INFINITY)
+            engine.root_event(VALUE, -INFINITY, INFINITY, max(root.values.values()))
             return
         # Aspiration window: the value is expected near the last iteration's; when every move
         # fails low, the window opens downwards and the moves are searched again.
@@ -317,6 +331,7 @@ class _SerialStep:
             low = -INFINITY if width > ASPIRATION_WIDEST or lost else guess - width
             root.values.clear()
             root.lines.clear()
+        engine.root_event(VALUE, -INFINITY, INFINITY, max(root.values.values()))
 
     def _root_moves(
         self,
@@ -324,7 +339,7 @@ class _SerialStep:
         moves: list[Move],
         depth: int,
         analyse: bool,
-        search: Callable[[State, int, int, int, int], int],
+        search: Search,
         low: int,
         high: int,
     ) -> bool:
@@ -342,9 +357,9 @@ class _SerialStep:
             below = depth if engine.extensions and child.extends() else depth - 1
             while True:
                 if child.to_move == state.to_move:
-                    value = search(child, below, alpha, high, 1)
+                    value = search(child, below, alpha, high, move)
                 else:
-                    value = -search(child, below, -high, -alpha, 1)
+                    value = -search(child, below, -high, -alpha, move)
                 if value < high:
                     break
                 width *= 4
@@ -363,10 +378,14 @@ def search(
     *,
     analyse: bool = False,
     options: SearchOptions | None = None,
+    observer: Observer | None = None,
     **kw: Any,
 ) -> SearchResult:
-    """Search ``state`` with a fresh :class:`Searcher` (options as for it)."""
-    return Searcher(options=options, **kw).search(state, limits, analyse=analyse)
+    """Search ``state`` with a fresh :class:`Searcher` (options as for it); ``observer`` is
+    called with every step of the search (see :mod:`.events`)."""
+    return Searcher(options=options, **kw).search(
+        state, limits, analyse=analyse, observer=observer
+    )
 
 
 def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None) -> int:

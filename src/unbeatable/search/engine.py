@@ -10,7 +10,9 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 
-from ..game import FIRST, Move, State
+from ..game import FIRST, Move, Outcome, Payoff, State
+from . import events as ev
+from .events import PASS, Observer, SearchEvent
 from .score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, from_table, to_table
 from .table import EXACT, LOWER, RESOLVED, UPPER, TranspositionTable
 
@@ -19,8 +21,11 @@ __all__ = ["Engine", "SearchStopped"]
 Evaluator = Callable[[State], float]
 Orderer = Callable[[State, Sequence[Move]], Sequence[Move]]
 
-#: How many nodes pass between two looks at the clock.
+#: At most this many nodes pass between two looks at the clock ...
 CHECK_EVERY = 64
+#: ... and, measured on the nodes so far, about this many seconds: a game whose nodes are slow
+#: (a costly ``legal_moves``) is looked at more often, down to every node.
+CHECK_SECONDS = 0.005
 
 #: The next check of a search without a budget: never.
 NEVER = 1 << 62
@@ -33,6 +38,9 @@ NULL_DEEP = 6
 #: Check extensions stop this many plies below the root unless the root step sets the limit
 #: (it allows twice the iteration's depth).
 EXTENSION_PLIES = 64
+
+#: The reason :meth:`Engine.enter` gives for a table hit, by the entry's bound.
+_HIT = {EXACT: ev.EXACT, LOWER: ev.LOWER, UPPER: ev.UPPER}
 
 
 class SearchStopped(Exception):
@@ -57,6 +65,7 @@ class Engine:
         max_nodes: int | None,
         stop: threading.Event | None = None,
         features: frozenset[str] = frozenset(),
+        observer: Observer | None = None,
     ) -> None:
         self.table = table
         self.symmetry = symmetry
@@ -72,6 +81,8 @@ class Engine:
         self.seldepth = 0
         self.stop = stop
         self.next_check = NEVER
+        self._step = 1  # nodes between two looks at the clock, adapted to their cost
+        self._looked = (0, time.perf_counter())  # nodes and time at the last look
         if deadline is not None or max_nodes is not None or stop is not None:
             self.next_check = self._next_check()
         self.pv: list[list[Move]] = [[]]
@@ -83,29 +94,45 @@ class Engine:
         self.extensions = "check-extension" in features
         self.aspiration = "aspiration" in features  # the root step's business
         self.extension_plies = EXTENSION_PLIES
+        self.observer = observer
+        self._watch: _Watch | None = None
+        if observer is not None:
+            self._watch = _Watch(self, observer)
 
     # --- plumbing ------------------------------------------------------------------------
 
     def _next_check(self) -> int:
-        """When to look again: CHECK_EVERY nodes on, or exactly at the node budget."""
-        later = self.nodes + CHECK_EVERY
+        """When to look again: ``_step`` nodes on, or exactly at the node budget."""
+        later = self.nodes + self._step
         return later if self.max_nodes is None else min(later, self.max_nodes)
 
     def check(self) -> None:
         """Stop the search when its budget is spent or it is told to stop.
 
         Called whenever the node count reaches ``next_check`` or passes it (a count may step
-        past it: the root and the parallel manager count nodes of their own), so at most
-        CHECK_EVERY nodes pass between two looks at the clock; a node budget is honoured to the
-        node.
+        past it: the root and the parallel manager count nodes of their own). The clock is
+        looked at every :data:`CHECK_EVERY` nodes at most, and more often when nodes are slow:
+        about every :data:`CHECK_SECONDS` as measured on the nodes since the last look, down to
+        every node; so a time limit is overrun by a few milliseconds or one node's cost. A node
+        budget is honoured to the node.
         """
-        self.next_check = self._next_check()
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             raise SearchStopped
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise SearchStopped
-        if self.stop is not None and self.stop.is_set():
-            raise SearchStopped
+        if self.deadline is not None or self.stop is not None:
+            now = time.perf_counter()
+            nodes, then = self._looked
+            spent = now - then
+            if spent > 0 and self.nodes > nodes:
+                step = int(CHECK_SECONDS * (self.nodes - nodes) / spent)
+                self._step = 1 if step < 1 else CHECK_EVERY if step > CHECK_EVERY else step
+            self._looked = (self.nodes, now)
+            if self.deadline is not None and now >= self.deadline:
+                raise SearchStopped
+            if self.stop is not None and self.stop.is_set():
+                raise SearchStopped
+        else:
+            self._step = CHECK_EVERY
+        self.next_check = self._next_check()
 
     def visit(self) -> None:
         """Count one node outside the algorithms (a root), and look at the budget when due."""
@@ -131,12 +158,7 @@ class Engine:
             return EVAL_LIMIT - 1
         if raw <= -EVAL_LIMIT:
             return 1 - EVAL_LIMIT
-        value = int(raw)
-        if value >= EVAL_LIMIT:
-            return EVAL_LIMIT - 1
-        if value <= -EVAL_LIMIT:
-            return 1 - EVAL_LIMIT
-        return value
+        return int(raw)  # within the limits: a float that rounds to them is below them
 
     def ordered(self, state: State, first: Move | None, ply: int = 0) -> Sequence[Move]:
         """The moves to try: the table's move first, then the game's (or the user's) order;
@@ -198,7 +220,7 @@ class Engine:
                 self.check()
             outcome = child.outcome()
             if outcome is not None:
-                value = self.terminal_value(child, outcome.winner, ply + 1)
+                value = self.terminal_value(child, outcome, ply + 1)
                 value = value if child.to_move == side else -value
             elif child.to_move == side:
                 value = self.quiesce(child, alpha, beta, ply + 1)
@@ -229,8 +251,11 @@ class Engine:
         pv[ply] = []
 
     # --- the algorithms ------------------------------------------------------------------
+    #
+    # Every algorithm takes the move that led to the node as its last argument: the search
+    # itself ignores it; an observed engine (see _Watch) reads the path from it.
 
-    def minimax(self, state: State, depth: int, ply: int) -> int:
+    def minimax(self, state: State, depth: int, ply: int, move: Move | None = None) -> int:
         """Plain minimax in max/min form: the value from the **first player's** view.
 
         The first player maximises, the second minimises; every node is visited. With a table
@@ -244,6 +269,8 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
+            if isinstance(outcome, Payoff):
+                return outcome.values[FIRST]  # type: ignore[return-value]
             winner = outcome.winner
             if winner is None:
                 return 0
@@ -255,19 +282,15 @@ class Engine:
         key: Hashable = None
         if table is not None:
             key = self.key(state)
-            entry = table.probe(key)
-            if entry is not None and entry.depth >= depth:
-                self.hits += 1
-                if entry.depth != RESOLVED:
-                    self.horizon += 1
-                value = from_table(entry.value, ply)
-                return value if state.to_move == FIRST else -value
+            known = self.memo(key, depth, ply)
+            if known is not None:
+                return known if state.to_move == FIRST else -known
         horizon = self.horizon
         maximising = state.to_move == FIRST
         best = -INFINITY if maximising else INFINITY
         best_move: Move | None = None
         for move in state.legal_moves():
-            value = self.minimax(state.play(move), depth - 1, ply + 1)
+            value = self.minimax(state.play(move), depth - 1, ply + 1, move)
             if (value > best) if maximising else (value < best):
                 best = value
                 best_move = move
@@ -278,7 +301,7 @@ class Engine:
             table.store(key, to_table(own, ply), EXACT, stored, best_move)
         return best
 
-    def negamax(self, state: State, depth: int, ply: int) -> int:
+    def negamax(self, state: State, depth: int, ply: int, move: Move | None = None) -> int:
         """Plain negamax: the value from the side to move's view; every node is visited. A
         child's value is negated only when the side to move changes."""
         self.nodes += 1
@@ -289,26 +312,23 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            return self.terminal_value(state, outcome.winner, ply)
+            return self.terminal_value(state, outcome, ply)
         if depth <= 0:
             return self.static_value(state)
         table = self.table
         key: Hashable = None
         if table is not None:
             key = self.key(state)
-            entry = table.probe(key)
-            if entry is not None and entry.depth >= depth:
-                self.hits += 1
-                if entry.depth != RESOLVED:
-                    self.horizon += 1
-                return from_table(entry.value, ply)
+            known = self.memo(key, depth, ply)
+            if known is not None:
+                return known
         horizon = self.horizon
         best = -INFINITY
         best_move: Move | None = None
         side = state.to_move
         for move in state.legal_moves():
             child = state.play(move)
-            value = self.negamax(child, depth - 1, ply + 1)
+            value = self.negamax(child, depth - 1, ply + 1, move)
             if child.to_move != side:
                 value = -value
             if value > best:
@@ -320,14 +340,41 @@ class Engine:
             table.store(key, to_table(best, ply), EXACT, stored, best_move)
         return best
 
+    def memo(self, key: Hashable, depth: int, ply: int) -> int | None:
+        """Memoization for minimax and negamax: the side-to-move value of the table's entry
+        for ``key`` when it was searched at least ``depth`` deep, else None."""
+        assert self.table is not None
+        entry = self.table.probe(key)
+        if entry is None or entry.depth < depth:
+            return None
+        self.hits += 1
+        if entry.depth != RESOLVED:
+            self.horizon += 1
+        return from_table(entry.value, ply)
+
     @staticmethod
-    def terminal_value(state: State, winner: int | None, ply: int) -> int:
+    def terminal_value(
+        state: State, outcome: Outcome | Payoff | int | None, ply: int
+    ) -> int:
+        """The value of a finished game ``ply`` plies from the root, from its side to move's
+        view: a win ``WIN - ply``, a loss its negation, a draw 0, a :class:`Payoff` the side
+        to move's number (``outcome`` may also be the winner: a player, or None)."""
+        if isinstance(outcome, Payoff):
+            return outcome.values[state.to_move]  # type: ignore[return-value]
+        winner = outcome.winner if isinstance(outcome, Outcome) else outcome
         if winner is None:
             return 0
         return WIN - ply if winner == state.to_move else ply - WIN
 
     def alphabeta(
-        self, state: State, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True
+        self,
+        state: State,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        null_ok: bool = True,
+        move: Move | None = None,
     ) -> int:
         """Negamax with alpha-beta pruning (fail-soft), the table and move ordering.
 
@@ -354,16 +401,20 @@ class Engine:
         pruning (``null-move``, in games that offer :meth:`State.null_move`) only as far as
         its assumption holds, that passing is never better than the best move (no zugzwang).
         ``null_ok`` False forbids a pass here (the move that led here was one).
+
+        The node's parts are shared with the explicit-stack search (:mod:`.stack`): the
+        prologue (:meth:`enter`), the move order (:meth:`ordered`) and the table store
+        (:meth:`leave`); a child's window is mirrored where the side to move changes, and a
+        value at or above beta cuts the node's remaining moves.
         """
-        value, key, first = self.enter(state, depth, alpha, beta, ply)
+        value, key, first, _ = self.enter(state, depth, alpha, beta, ply)
         if value is not None:
             return value
-        table = self.table
         if self.null_move and null_ok:
             value = self._null_cut(state, depth, beta, ply)
             if value is not None:
-                if table is not None:
-                    table.store(key, to_table(value, ply), LOWER, depth, first)
+                if self.table is not None:
+                    self.table.store(key, to_table(value, ply), LOWER, depth, first)
                 return value
         horizon = self.horizon
         alpha0 = alpha
@@ -380,18 +431,18 @@ class Engine:
                 # Principal variation search: a move after the first only has to be shown no
                 # better than alpha (a null window); searched again in full if it is better.
                 if same:
-                    value = self.alphabeta(child, below, alpha, alpha + 1, ply + 1)
+                    value = self.alphabeta(child, below, alpha, alpha + 1, ply + 1, True, move)
                 else:
-                    value = -self.alphabeta(child, below, -alpha - 1, -alpha, ply + 1)
+                    value = -self.alphabeta(child, below, -alpha - 1, -alpha, ply + 1, True, move)
                 if alpha < value < beta:
                     if same:
-                        value = self.alphabeta(child, below, alpha, beta, ply + 1)
+                        value = self.alphabeta(child, below, alpha, beta, ply + 1, True, move)
                     else:
-                        value = -self.alphabeta(child, below, -beta, -alpha, ply + 1)
+                        value = -self.alphabeta(child, below, -beta, -alpha, ply + 1, True, move)
             elif same:
-                value = self.alphabeta(child, below, alpha, beta, ply + 1)
+                value = self.alphabeta(child, below, alpha, beta, ply + 1, True, move)
             else:
-                value = -self.alphabeta(child, below, -beta, -alpha, ply + 1)
+                value = -self.alphabeta(child, below, -beta, -alpha, ply + 1, True, move)
             if value > best:
                 best = value
                 best_move = move
@@ -405,13 +456,32 @@ class Engine:
                         break
         if best_move is None:
             raise ValueError(f"{state!r} has no legal moves but the game has not ended")
-        if table is not None:
-            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            stored = RESOLVED if self.horizon == horizon else depth
-            # When every move failed low the "best" one is noise: keep the earlier hint.
-            hint = first if flag == UPPER else best_move
-            table.store(key, to_table(best, ply), flag, stored, hint)
+        if self.table is not None:
+            self.leave(key, best, alpha0, beta, depth, ply, horizon, first, best_move)
         return best
+
+    def leave(
+        self,
+        key: Hashable,
+        best: int,
+        alpha0: int,
+        beta: int,
+        depth: int,
+        ply: int,
+        horizon: int,
+        first: Move | None,
+        best_move: Move | None,
+    ) -> None:
+        """The end of an alpha-beta node with a table: store its value as a bound of the
+        window it was entered with (``alpha0``, ``beta``), searched to ``depth``, or to the
+        end of the game when no depth limit was met below it since the node began (the
+        ``horizon`` count then is unchanged), with the move to try first next time."""
+        assert self.table is not None
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        stored = RESOLVED if self.horizon == horizon else depth
+        # When every move failed low the "best" one is noise: keep the earlier hint.
+        hint = first if flag == UPPER else best_move
+        self.table.store(key, to_table(best, ply), flag, stored, hint)
 
     def _null_cut(self, state: State, depth: int, beta: int, ply: int) -> int | None:
         """Null-move pruning: when even passing (the opponent moving twice) keeps the value at
@@ -432,7 +502,7 @@ class Engine:
         below = max(depth - 1 - reduction, 1)
         if passed.to_move == state.to_move:
             raise ValueError(f"{state!r}: null_move() must give the other player the move")
-        value = -self.alphabeta(passed, below, -beta, 1 - beta, ply + 1, null_ok=False)
+        value = -self.alphabeta(passed, below, -beta, 1 - beta, ply + 1, False, PASS)
         if value < beta:
             return None
         self.horizon += 1  # a heuristic result, never a proven one
@@ -441,14 +511,16 @@ class Engine:
 
     def enter(
         self, state: State, depth: int, alpha: int, beta: int, ply: int
-    ) -> tuple[int | None, Hashable, Move | None]:
-        """The part of an alpha-beta node before its moves: (value, key, first).
+    ) -> tuple[int | None, Hashable, Move | None, str | None]:
+        """The part of an alpha-beta node before its moves: (value, key, first, reason).
 
-        ``value`` is the node's value when it needs no move searched (a finished game, a bound
-        that no result can pass, the depth limit, a usable table entry, an immediate win), else
-        None; ``key`` is its table key and ``first`` the table's move hint. The node's line
-        starts empty, so that a parent never reads a line left by another position (a sibling
-        searched before, or the pass of null-move pruning) when this node sets none.
+        ``value`` is the node's value when it needs no move searched, else None; ``reason``
+        says why (:mod:`.events`): a finished game, a bound that no result can pass (mate
+        distance), the depth limit (with or without quiescence), a usable table entry (its
+        bound), an immediate win. ``key`` is the node's table key and ``first`` the table's
+        move hint. The node's line starts empty, so that a parent never reads a line left by
+        another position (a sibling searched before, or the pass of null-move pruning) when
+        this node sets none.
         """
         self.nodes += 1
         if self.nodes >= self.next_check:
@@ -458,17 +530,17 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            return self.terminal_value(state, outcome.winner, ply), None, None
+            return self.terminal_value(state, outcome, ply), None, None, ev.TERMINAL
         # No result here can beat a win on the next move or lose sooner than on it.
         ceiling = WIN - ply - 1
         if ceiling <= alpha:
-            return ceiling, None, None
+            return ceiling, None, None, ev.MATE_DISTANCE
         if -ceiling >= beta:
-            return -ceiling, None, None
+            return -ceiling, None, None, ev.MATE_DISTANCE
         if depth <= 0:
             if self.quiescence:
-                return self.quiesce(state, alpha, beta, ply), None, None
-            return self.static_value(state), None, None
+                return self.quiesce(state, alpha, beta, ply), None, None, ev.QUIESCENCE
+            return self.static_value(state), None, None, ev.HORIZON
         table = self.table
         key: Hashable = None
         first: Move | None = None
@@ -487,7 +559,7 @@ class Engine:
                         self.hits += 1
                         if entry.depth != RESOLVED:
                             self.horizon += 1
-                        return value, key, first
+                        return value, key, first, _HIT[flag]
                 first = entry.move
         if self.hints:
             win = state.winning_move()
@@ -497,9 +569,171 @@ class Engine:
                     self.seldepth = ply + 1
                 if table is not None:
                     table.store(key, WIN - 1, EXACT, RESOLVED, win)
-                return ceiling, key, first
-        return None, key, first
+                return ceiling, key, first, ev.WIN_AT_ONCE
+        return None, key, first, None
 
     def set_pv_leaf(self, ply: int, move: Move) -> None:
         self.clear_pv(ply + 1)
         self.set_pv(ply, move)
+
+    # --- observing ----------------------------------------------------------------------
+
+    def root_event(
+        self, kind: str, alpha: int | None, beta: int | None, value: int | None = None
+    ) -> None:
+        """Emit an event of the root (the searchers' root step searches it, not an algorithm
+        of the engine): ``enter`` before its moves, ``value`` after them."""
+        watch = self._watch
+        if watch is not None:
+            path = watch.at(0, None) if kind == ev.ENTER else ()
+            reason = None if kind == ev.ENTER else ev.SEARCHED
+            watch.emit(SearchEvent(kind, path, alpha, beta, value, reason))
+
+
+class _Watch:
+    """What an observed engine keeps to tell its observer each step (see :mod:`.events`).
+
+    Observing replaces the engine's algorithms and three of its node parts (:meth:`~Engine.
+    enter`, :meth:`~Engine.ordered`, :meth:`~Engine._null_cut`) by wrappers around them, on
+    the engine object alone: an engine without an observer runs exactly the code it ran
+    before, at the same cost. A wrapper notes the path (from the move each algorithm is given),
+    emits ``enter``, calls the algorithm itself, and emits what it did: a ``hit``, ``cut``
+    events for moves never searched, and the ``value``.
+    """
+
+    def __init__(self, engine: Engine, observer: Observer) -> None:
+        self.engine = engine
+        self.emit = observer
+        self.path: list[Move] = []
+        self.why: list[str] = []  # per ply: why the node there has its value
+        self.moves: list[Sequence[Move] | None] = []  # per ply: the node's moves in order
+        self.entered: list[list[Move]] = []  # per ply: the moves whose child was entered
+        engine.alphabeta = self.alphabeta  # type: ignore[method-assign]
+        engine.minimax = self.minimax  # type: ignore[method-assign]
+        engine.negamax = self.negamax  # type: ignore[method-assign]
+        engine.enter = self.enter  # type: ignore[method-assign]
+        engine.ordered = self.ordered  # type: ignore[method-assign]
+        engine._null_cut = self.null_cut  # type: ignore[method-assign]
+
+    def at(self, ply: int, move: Move | None) -> tuple[Move, ...]:
+        """The node at ``ply``, reached by ``move``, begins: its path."""
+        path = self.path
+        del path[max(ply - 1, 0) :]
+        if ply > 0:
+            path.append(move)
+        for record in (self.why, self.moves, self.entered):
+            while len(record) <= ply:
+                record.append(None)  # type: ignore[arg-type]
+        self.why[ply] = ev.SEARCHED
+        self.moves[ply] = None
+        self.entered[ply] = []
+        if ply > 0 and self.entered[ply - 1] is not None:
+            self.entered[ply - 1].append(move)
+        return tuple(path)
+
+    # --- the node parts -----------------------------------------------------------------
+
+    def enter(
+        self, state: State, depth: int, alpha: int, beta: int, ply: int
+    ) -> tuple[int | None, Hashable, Move | None, str | None]:
+        found = Engine.enter(self.engine, state, depth, alpha, beta, ply)
+        if found[3] is not None and ply < len(self.why):
+            self.why[ply] = found[3]
+        return found
+
+    def ordered(self, state: State, first: Move | None, ply: int = 0) -> Sequence[Move]:
+        moves = Engine.ordered(self.engine, state, first, ply)
+        if ply < len(self.moves):
+            self.moves[ply] = list(moves)
+        return moves
+
+    def null_cut(self, state: State, depth: int, beta: int, ply: int) -> int | None:
+        value = Engine._null_cut(self.engine, state, depth, beta, ply)
+        if value is not None:
+            self.why[ply] = ev.NULL_MOVE
+        return value
+
+    # --- the algorithms -----------------------------------------------------------------
+
+    def alphabeta(
+        self,
+        state: State,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        null_ok: bool = True,
+        move: Move | None = None,
+    ) -> int:
+        path = self.at(ply, move)
+        reason = ev.PASS_SEARCH if move is PASS else None
+        self.emit(SearchEvent(ev.ENTER, path, alpha, beta, None, reason))
+        value = Engine.alphabeta(self.engine, state, depth, alpha, beta, ply, null_ok, move)
+        self.done(state, path, ply, depth, alpha, beta, value)
+        return value
+
+    def minimax(self, state: State, depth: int, ply: int, move: Move | None = None) -> int:
+        path = self.at(ply, move)
+        self.emit(SearchEvent(ev.ENTER, path, None, None, None, None))
+        hits = self.engine.hits
+        value = Engine.minimax(self.engine, state, depth, ply, move)
+        self.plain_done(state, path, ply, depth, hits, value)
+        return value
+
+    def negamax(self, state: State, depth: int, ply: int, move: Move | None = None) -> int:
+        path = self.at(ply, move)
+        self.emit(SearchEvent(ev.ENTER, path, None, None, None, None))
+        hits = self.engine.hits
+        value = Engine.negamax(self.engine, state, depth, ply, move)
+        self.plain_done(state, path, ply, depth, hits, value)
+        return value
+
+    # --- what a node did ----------------------------------------------------------------
+
+    def done(
+        self,
+        state: State,
+        path: tuple[Move, ...],
+        ply: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        value: int,
+    ) -> None:
+        """An alpha-beta node has its value: emit its hit or cuts, then the value."""
+        emit = self.emit
+        reason = self.why[ply]
+        if reason in (ev.EXACT, ev.LOWER, ev.UPPER):
+            emit(SearchEvent(ev.HIT, path, alpha, beta, value, reason))
+            reason = ev.TABLE
+        elif reason == ev.SEARCHED:
+            entered = self.entered[ply]
+            cut = [m for m in self.moves[ply] or () if m not in entered]
+            for move in cut:  # a move at or above beta: alpha >= beta
+                emit(SearchEvent(ev.CUT, (*path, move), value, beta, value, ev.BETA))
+        elif reason == ev.MATE_DISTANCE and depth > 0:
+            engine = self.engine
+            for move in Engine.ordered(engine, state, None, ply):
+                emit(SearchEvent(ev.CUT, (*path, move), alpha, beta, value, ev.MATE_DISTANCE))
+        emit(SearchEvent(ev.VALUE, path, alpha, beta, value, reason))
+
+    def plain_done(
+        self,
+        state: State,
+        path: tuple[Move, ...],
+        ply: int,
+        depth: int,
+        hits: int,
+        value: int,
+    ) -> None:
+        """A minimax or negamax node has its value: emit its hit, then the value."""
+        if state.outcome() is not None:
+            reason = ev.TERMINAL
+        elif depth <= 0:
+            reason = ev.HORIZON
+        elif not self.entered[ply] and self.engine.hits > hits:
+            self.emit(SearchEvent(ev.HIT, path, None, None, value, ev.EXACT))
+            reason = ev.TABLE
+        else:
+            reason = ev.SEARCHED
+        self.emit(SearchEvent(ev.VALUE, path, None, None, value, reason))

@@ -5,11 +5,16 @@ from __future__ import annotations
 import time
 
 from ..game import Move, SolveAnswer, SolveRequest, State
-from .engine import Engine
+from .engine import Engine, SearchStopped
+from .result import UNLIMITED
 from .score import WIN_MIN
-from .table import EXACT
+from .stack import alphabeta_stack
+from .table import EXACT, TranspositionTable
 
-__all__ = ["child_value", "principal_variation", "solver_line"]
+__all__ = ["child_value", "complete_line", "principal_variation", "solver_line"]
+
+#: Entries of the table a line is completed with when the search had none.
+LINE_TABLE_SIZE = 1 << 16
 
 
 def child_value(value: int, parent: State, child: State) -> int:
@@ -23,10 +28,11 @@ def child_value(value: int, parent: State, child: State) -> int:
 
 
 def principal_variation(
-    state: State, engine: Engine, line: list[Move], depth: int, value: int
+    state: State, engine: Engine, line: list[Move], depth: int | None, value: int
 ) -> tuple[Move, ...]:
     """The best move's line as the search saw it, extended by the table's best moves where a
-    table hit cut the line short, up to ``depth`` moves.
+    table hit cut the line short, up to ``depth`` moves (None: to the end of the game, for an
+    exact value).
 
     ``value`` is the value of ``state`` from its side to move. A table move is only followed
     when the position it leads to holds an exact entry of just the value the line predicts
@@ -44,7 +50,7 @@ def principal_variation(
         value = child_value(value, position, child)
         position = child
     seen = set()
-    while len(line) < depth and position.outcome() is None:
+    while (depth is None or len(line) < depth) and position.outcome() is None:
         key = engine.key(position)
         entry = table.probe(key)
         if entry is None or entry.move is None or key in seen:
@@ -56,7 +62,7 @@ def principal_variation(
         expected = child_value(value, position, child)
         outcome = child.outcome()
         if outcome is not None:
-            if engine.terminal_value(child, outcome.winner, 0) != expected:
+            if engine.terminal_value(child, outcome, 0) != expected:
                 break
         else:
             found = table.probe(engine.key(child))
@@ -65,6 +71,58 @@ def principal_variation(
         line.append(entry.move)
         position, value = child, expected
     return tuple(line)
+
+
+def complete_line(
+    state: State, line: tuple[Move, ...], value: int, engine: Engine
+) -> tuple[Move, ...]:
+    """An exact line to the end of the game: ``line`` (whose first position ``state`` has the
+    exact ``value``, from its side to move), followed where it stops short by moves proven to
+    keep the value, each found by a null-window search around the value it must keep (with the
+    search's table, so mostly table hits; its own small table if it had none).
+
+    A line stops short of the end where the table could not give the next move: the entry was
+    replaced (a small table), or it belongs to a mirror image (a game whose ``key`` is
+    symmetric), or a table hit ended the search's own line. The completion keeps to the
+    search's deadline and stop flag; stopped, the line is what was proven so far."""
+    position = state
+    for move in line:
+        child = position.play(move)
+        value = child_value(value, position, child)
+        position = child
+    if position.outcome() is not None:
+        return line
+    helper = Engine(
+        table=engine.table if engine.table is not None else TranspositionTable(LINE_TABLE_SIZE),
+        symmetry=engine.symmetry,
+        hints=True,
+        evaluate=None,
+        order=None,
+        deadline=engine.deadline,
+        max_nodes=None,
+        stop=engine.stop,
+    )
+    found = list(line)
+    try:
+        while position.outcome() is None:
+            for move in helper.ordered(position, None):
+                child = position.play(move)
+                expected = child_value(value, position, child)
+                outcome = child.outcome()
+                if outcome is not None:
+                    kept = helper.terminal_value(child, outcome, 0) == expected
+                else:
+                    below = alphabeta_stack(helper, child, UNLIMITED, expected - 1, expected + 1, 0)
+                    kept = below == expected
+                if kept:
+                    break
+            else:
+                break  # no move keeps it: not an exact value after all (never, if it was)
+            found.append(move)
+            position, value = child, expected
+    except SearchStopped:
+        pass
+    return tuple(found)
 
 
 def solver_line(

@@ -135,6 +135,10 @@ def build_result(
         move = next((m for m in order or () if m in best), best[0])
     if move is not None and (not pv or pv[0] != move):
         pv = (move,)
+    if state.numeric_outcomes:  # exact values are numbers, not wins, draws and losses
+        score = replace(score, numeric=True)
+        if scores is not None:
+            scores = {m: replace(s, numeric=True) for m, s in scores.items()}
     return SearchResult(
         move=move,
         best_moves=best,

@@ -69,6 +69,9 @@ class Score:
 
     value: int
     exact: bool = True
+    #: The game ends with numbers (:class:`~unbeatable.game.Payoff`): an exact value is a
+    #: number to show as one, not a draw or a win.
+    numeric: bool = False
 
     @property
     def is_win(self) -> bool:
@@ -80,15 +83,18 @@ class Score:
 
     @property
     def is_draw(self) -> bool:
-        return self.exact and self.value == 0
+        return self.exact and self.value == 0 and not self.numeric
 
     @property
     def kind(self) -> str:
-        """``'win'``, ``'loss'``, ``'draw'`` or ``'heuristic'``."""
+        """``'win'``, ``'loss'``, ``'draw'``, ``'value'`` (an exact number, in a game that
+        ends with payoffs) or ``'heuristic'``."""
         if self.is_win:
             return "win"
         if self.is_loss:
             return "loss"
+        if self.exact and self.numeric:
+            return "value"
         return "draw" if self.exact and self.value == 0 else "heuristic"
 
     @property
@@ -125,7 +131,7 @@ class Score:
         return self._rank() >= other._rank()
 
     def __neg__(self) -> Score:
-        return Score(-self.value, self.exact)
+        return Score(-self.value, self.exact, self.numeric)
 
     def pov(self, player: int, to_move: int) -> Score:
         """This score seen by ``player`` when ``to_move`` is the side this score belongs to."""
@@ -139,6 +145,8 @@ class Score:
             return "lost" if self.plies == 0 else f"loss in {self.moves}"
         if kind == "draw":
             return "draw"
+        if kind == "value":
+            return f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
         return f"{self.value:+d} (heuristic)"
 
 

@@ -3,21 +3,26 @@
 :func:`alphabeta_stack` visits the same nodes in the same order as
 :meth:`~.engine.Engine.alphabeta` and returns the same value under the same contract; only the
 call stack lives in a Python list instead of the interpreter's frames, so a game thousands of
-plies long does not reach Python's recursion limit.
+plies long does not reach Python's recursion limit. The node's parts are the engine's own: the
+prologue (:meth:`~.engine.Engine.enter`), the move order (:meth:`~.engine.Engine.ordered`) and
+the table store (:meth:`~.engine.Engine.leave`); an observed engine's events are the same as
+the recursive search's (the tests compare them).
 """
 
 from __future__ import annotations
 
 from ..game import Move, State
+from . import events as ev
 from .engine import Engine
-from .score import INFINITY, to_table
-from .table import EXACT, LOWER, RESOLVED, UPPER
+from .events import SearchEvent
+from .score import INFINITY
 
 __all__ = ["alphabeta_stack"]
 
 # A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
 # best move, moves to try, index of the next move, table key, horizon count at entry, the
-# table's move hint at entry, and whether the child being searched has the same side to move.
+# table's move hint at entry, whether the child being searched has the same side to move, and
+# (observed only) the node's path.
 (
     _STATE,
     _DEPTH,
@@ -33,30 +38,45 @@ __all__ = ["alphabeta_stack"]
     _HORIZON,
     _FIRST,
     _SAME,
-) = range(14)
+    _PATH,
+) = range(15)
 
 
 def alphabeta_stack(
-    engine: Engine, root: State, depth: int, alpha: int, beta: int, ply: int
+    engine: Engine,
+    root: State,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    move: Move | None = None,
 ) -> int:
-    """The value of ``root`` under the contract of :meth:`~.engine.Engine.alphabeta`."""
+    """The value of ``root`` under the contract of :meth:`~.engine.Engine.alphabeta`
+    (``move``: the move that led to ``root``, for an observed engine's path)."""
     table = engine.table
+    watch = engine._watch
     stack: list[list[object]] = []
     state, d, a, b, p = root, depth, alpha, beta, ply
+    path: tuple[Move, ...] = ()
+    if watch is not None and ply > 0:
+        path = (*watch.path[: ply - 1], move)
     while True:
         # Enter the node (state, d, a, b, p): either it has a value at once, or it gets a frame.
-        value = _enter(engine, state, d, a, b, p, stack)
+        value = _enter(engine, state, d, a, b, p, stack, path)
         if value is None:
             frame = stack[-1]
-            child = state.play(frame[_MOVES][0])  # type: ignore[index]
+            step = frame[_MOVES][0]  # type: ignore[index]
+            child = state.play(step)
             state, d, a, b, p = _child(frame, state, child, d, a, b, p)
+            if watch is not None:
+                path = (*path, step)
             continue
         # Hand the value up until a frame has another child to try.
         while stack:
             frame = stack[-1]
             moves: list[Move] = frame[_MOVES]  # type: ignore[assignment]
             index: int = frame[_NEXT]  # type: ignore[assignment]
-            move = moves[index]
+            step = moves[index]
             index += 1
             frame[_NEXT] = index
             score = value if frame[_SAME] else -value
@@ -66,11 +86,11 @@ def alphabeta_stack(
             cut = False
             if score > frame[_BEST]:  # type: ignore[operator]
                 frame[_BEST] = score
-                frame[_BEST_MOVE] = move
+                frame[_BEST_MOVE] = step
                 if score > f_alpha:
                     f_alpha = score
                     frame[_ALPHA] = score
-                    engine.set_pv(f_ply, move)
+                    engine.set_pv(f_ply, step)
                     if score >= f_beta:
                         engine.cutoffs += 1
                         cut = True
@@ -79,17 +99,21 @@ def alphabeta_stack(
                 f_depth: int = frame[_DEPTH]  # type: ignore[assignment]
                 child = parent.play(moves[index])
                 state, d, a, b, p = _child(frame, parent, child, f_depth, f_alpha, f_beta, f_ply)
+                if watch is not None:
+                    path = (*frame[_PATH], moves[index])  # type: ignore[misc]
                 break
             stack.pop()
             best: int = frame[_BEST]  # type: ignore[assignment]
             if table is not None:
-                alpha0: int = frame[_ALPHA0]  # type: ignore[assignment]
-                flag = UPPER if best <= alpha0 else LOWER if best >= f_beta else EXACT
-                f_depth = frame[_DEPTH]  # type: ignore[assignment]
-                stored = RESOLVED if engine.horizon == frame[_HORIZON] else f_depth
-                # When every move failed low the "best" one is noise: keep the earlier hint.
-                hint = frame[_FIRST] if flag == UPPER else frame[_BEST_MOVE]
-                table.store(frame[_KEY], to_table(best, f_ply), flag, stored, hint)
+                engine.leave(
+                    frame[_KEY], best, frame[_ALPHA0], f_beta, frame[_DEPTH], f_ply,  # type: ignore[arg-type]
+                    frame[_HORIZON], frame[_FIRST], frame[_BEST_MOVE],  # type: ignore[arg-type]
+                )
+            if watch is not None:
+                watch.done(
+                    frame[_STATE], frame[_PATH], f_ply, frame[_DEPTH], frame[_ALPHA0],  # type: ignore[arg-type]
+                    f_beta, best,
+                )
             value = best
         else:
             return value
@@ -103,13 +127,20 @@ def _enter(
     beta: int,
     ply: int,
     stack: list[list[object]],
+    path: tuple[Move, ...],
 ) -> int | None:
     """A node's value if it needs no move searched (see :meth:`Engine.enter`), else None
     after pushing its frame (with at least one move to try)."""
-    value, key, first = engine.enter(state, depth, alpha, beta, ply)
+    watch = engine._watch
+    if watch is not None:
+        watch.at(ply, path[-1] if ply > 0 else None)
+        watch.emit(SearchEvent(ev.ENTER, path, alpha, beta, None, None))
+    value, key, first, _ = engine.enter(state, depth, alpha, beta, ply)
     if value is not None:
+        if watch is not None:
+            watch.done(state, path, ply, depth, alpha, beta, value)
         return value
-    moves = list(engine.ordered(state, first))
+    moves = list(engine.ordered(state, first, ply))
     if not moves:
         raise ValueError(f"{state!r} has no legal moves but the game has not ended")
     stack.append(
@@ -128,6 +159,7 @@ def _enter(
             engine.horizon,
             first,
             False,
+            path,
         ]
     )
     return None

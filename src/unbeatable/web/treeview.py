@@ -1,13 +1,6 @@
 """The search tree as the page draws it: :func:`unbeatable.tree.build_tree` as JSON, with the
-alpha-beta window at each node.
-
-The library's :class:`~unbeatable.tree.TreeNode` keeps each node's value and bound but not the
-window it was searched with; :func:`windows` rebuilds the windows from the recorded values,
-following :func:`~unbeatable.tree.build_tree`'s alpha-beta step by step (the root's window one
-below the best value so far, then ``(-beta, -alpha)`` for each child, alpha raised by each
-child's value). It belongs in the library (a ``window`` on each tree node); until then it lives
-here, and a test checks it against the recorded bounds.
-"""
+alpha-beta window at each node as the engine searched it (the tree is recorded from the
+engine's own events, windows included)."""
 
 from __future__ import annotations
 
@@ -32,35 +25,15 @@ __all__ = ["algorithm_counts", "tree_json", "windows"]
 COUNT_LIMIT = 20_000
 
 
-def _negamax(node: TreeNode) -> int:
-    """A node's value from its own side to move's view (the tree stores the first player's)."""
-    assert node.value is not None
-    return node.value if node.state.to_move == FIRST else -node.value
-
-
 def windows(tree: SearchTree) -> dict[int, tuple[int, int]]:
     """The window ``(alpha, beta)`` each searched node of an alpha-beta tree was searched with,
-    from the side to move's view at that node, by node id."""
-    found: dict[int, tuple[int, int]] = {tree.root.id: (-INFINITY, INFINITY)}
-
-    def visit(node: TreeNode, alpha: int, beta: int) -> None:
-        found[node.id] = (alpha, beta)
-        best = -INFINITY
-        for child in node.children:
-            if child.kind == PRUNED:
-                continue
-            visit(child, -beta, -alpha)
-            value = -_negamax(child)
-            if value > best:
-                best = value
-                alpha = max(alpha, value)
-
-    best = -INFINITY
-    for child in tree.root.children:
-        alpha = -INFINITY if best == -INFINITY else best - 1
-        visit(child, -INFINITY, -alpha)
-        best = max(best, -_negamax(child))
-    return found
+    from the side to move's view at that node, by node id (the engine's own, from its
+    events)."""
+    return {
+        node.id: (node.alpha, node.beta)
+        for node in tree.walk()
+        if node.kind != PRUNED and node.alpha is not None and node.beta is not None
+    }
 
 
 def _bound_text(value: int) -> str:
@@ -81,7 +54,7 @@ def tree_json(tree: SearchTree) -> dict[str, Any]:
     """The tree as nested JSON: each node's move (and its ``label`` where people read moves
     otherwise: SAN in chess), kind, value label (first player's view), whether max or min is to
     move, alpha and beta (alpha-beta trees), and its children."""
-    found = windows(tree) if tree.algorithm == "alphabeta" else {}
+    found = windows(tree)
 
     def node_json(node: TreeNode, parent: State | None = None) -> dict[str, Any]:
         label = "pruned" if node.kind == PRUNED else format_value(node.value, node.bound)

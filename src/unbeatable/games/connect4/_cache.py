@@ -1,7 +1,7 @@
 """Numba's on-disk cache of the Connect Four kernels, kept in step with their sources.
 
-Numba checks a cached kernel only against the file that defines it: a kernel of ``_batch.py``
-that has ``_kernel.negamax`` compiled into it stays cached when only ``_kernel.py`` changes (an
+Numba checks a cached kernel only against the file that defines it: a kernel of ``_columns.py``
+that has ``_negamax.negamax`` compiled into it stays cached when only ``_negamax.py`` changes (an
 edit, a ``git pull``), and would go on running the old search. So the cache directory carries a
 digest of every kernel source (``kernels.sha256``), and a cache made from other sources is
 dropped before the first kernel runs (``solver`` calls :func:`drop_stale_cache` on import).
@@ -17,7 +17,16 @@ import hashlib
 import os
 from pathlib import Path
 
-KERNEL_SOURCES = ("_board.py", "_kernel.py", "_batch.py", "_line.py")
+#: every module that defines a numba kernel (tests/test_connect4_cache.py: none is missing)
+KERNEL_SOURCES = (
+    "_bitboard.py",
+    "_table.py",
+    "_database_probe.py",
+    "_negamax.py",
+    "_columns.py",
+    "_batch.py",
+    "_line.py",
+)
 STAMP = "kernels.sha256"
 PACKAGE = Path(__file__).resolve().parent
 

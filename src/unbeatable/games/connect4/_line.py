@@ -1,8 +1,9 @@
 # The kernels are numba-compiled: numba types them from their arguments, so they
-# carry no annotations (the typed API is ``exact.principal_line``).
+# carry no annotations (the typed API is ``solver.Solver.line``).
 # mypy: disable-error-code="no-untyped-def, no-untyped-call"
 """The numba kernel of a solved position's principal variation: best moves to the end of the
-game (see ``_kernel`` for the board encoding, the scores and the table).
+game (see ``_bitboard`` for the board encoding, ``_negamax`` for the scores and the search,
+``_table`` for the table).
 
 Along a principal variation only a move that *keeps* the position's known score ``v`` is
 needed, not every move's score: every child's score (from its side to move's view) is at
@@ -18,30 +19,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._board import (
-    ABORTED,
-    CTRL_GEN,
-    CTRL_REGION,
-    HASH_MUL,
-    NOT_FOUND,
-    SHARED_BIG,
+from ._bitboard import (
     U0,
     U1,
     U8,
     U255,
-    UPPER_CODE,
     board_mask,
     bottom_mask,
     column_mask,
     non_losing_moves,
     popcount,
     possible_moves,
-    table_key,
-    table_place,
-    table_shift,
     winning_cells,
 )
-from ._kernel import db_probe, negamax, solve_position
+from ._database_probe import NOT_FOUND, db_probe
+from ._negamax import ABORTED, CTRL_GEN, CTRL_REGION, SHARED_BIG, negamax, solve_position
+from ._table import HASH_MUL, UPPER_CODE, table_key, table_place, table_shift
 
 __all__ = ["LINE_COMPLETE", "LINE_INCONSISTENT", "LINE_STOPPED", "principal_line"]
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import functools
 from importlib import resources
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .game import Connect4State
+from ._position import Position
 
 __all__ = ["BOOK_RESOURCE", "load", "lookup"]
 
@@ -34,7 +32,7 @@ def load() -> dict[int, int]:
     return book
 
 
-def lookup(state: Connect4State) -> int | None:
+def lookup(state: Position) -> int | None:
     """The book's score of ``state`` (7 x 6 only), or None."""
     game = state.game
     if (game.width, game.height) != (7, 6):

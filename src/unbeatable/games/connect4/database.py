@@ -1,10 +1,10 @@
 """BitBully's 12-stone Connect Four database (package ``bitbully-databases``, MIT), read with numpy.
 
 The file ``book_12ply_distances.dat`` holds 4,200,899 records of 5 bytes, sorted by the first
-field: a big-endian signed 32-bit key of the position (see ``_kernel._huffman``: columns left to
-right, each stone bottom up as ``10`` for the first player and ``11`` for the second, a ``0``
-after each column, one more ``0``) and a signed byte, the value for the first player (who is to
-move after 12 stones): 0 a draw, ``100 - d`` a win and ``d - 100`` a loss ``d`` plies from now.
+field: a big-endian signed 32-bit key of the position (see ``_database_probe._huffman``: columns
+left to right, each stone bottom up as ``10`` for the first player and ``11`` for the second, a
+``0`` after each column, one more ``0``) and a signed byte, the value for the first player (who is
+to move after 12 stones): 0 a draw, ``100 - d`` a win and ``d - 100`` a loss ``d`` plies from now.
 A position or its mirror image is stored, not both. Positions where the side to move can win at
 once are left out (our search never asks for them: it only enters positions where the side to
 move cannot win at once; the solver's root checks an immediate win first).

@@ -1,29 +1,22 @@
-"""Exact values of Connect Four positions for the search API: the solver behind the game's
-``solver_value`` and ``solver_moves`` hooks.
-
-One solver per board size, table size and process, created on first use and kept (its table holds
-bounds that are true for every search, so keeping it only makes later solves faster). A solver
-runs one search at a time (a lock), each on ``request.threads`` threads.
-
-The first search of a process loads numba, the compiled kernels (from numba's cache) and the
-database: about half a second of CPU here (numba's import and its first kernel call are most
-of it; the database 15 ms), seconds on a busy machine. A request with a deadline does not wait
-past it for the loading (see :func:`ready_solver`).
-"""
+"""The old name of :mod:`.hooks` (the solver behind the game's solver hooks), kept for a while:
+importing it warns. ``python -m unbeatable.games.connect4`` warms the solver up."""
 
 from __future__ import annotations
 
-import threading
-import time
-from typing import TYPE_CHECKING
+import warnings
 
-from ...game import Move, SolveAnswer, SolveRequest
-from .book import lookup
-from .game import Connect4State
-
-if TYPE_CHECKING:
-    from .game import Connect4
-    from .solver import Solver
+from .hooks import (
+    LINE_NODES,
+    QUICK_NODES,
+    QUICK_PLIES,
+    line,
+    line_costs,
+    move_values,
+    ready_solver,
+    solver_for,
+    value,
+    warm_up,
+)
 
 __all__ = [
     "LINE_NODES",
@@ -38,238 +31,11 @@ __all__ = [
     "warm_up",
 ]
 
-_SOLVERS: dict[tuple[int, int, int | None], Solver] = {}
-_LOCK = threading.Lock()
-_READY: set[tuple[int, int, int | None]] = set()
-_LOADERS: dict[tuple[int, int, int | None], threading.Thread] = {}
-_FAILED: dict[tuple[int, int, int | None], BaseException] = {}
-
-#: Without the database, from this many stones on a position is solved in milliseconds at most
-#: (Pons' middle-game sets, 15 to 28 stones played, take 3.6 ms on average here), so a quick
-#: answer may use the solver; with the database every position is quick (the empty board's
-#: every move: about 0.15 s).
-QUICK_PLIES = 16
-
-
-def solver_for(game: Connect4, table_size: int | None = None) -> Solver:
-    """This process's solver for the game's board size (``table_size`` entries; None: the
-    default table)."""
-    from .solver import DEFAULT_TABLE_BYTES, Solver
-
-    size = (game.width, game.height, table_size)
-    with _LOCK:
-        solver = _SOLVERS.get(size)
-        if solver is None:
-            table_bytes = DEFAULT_TABLE_BYTES if table_size is None else 8 * table_size
-            solver = Solver(table_bytes, width=game.width, height=game.height, threads=None)
-            _SOLVERS[size] = solver
-    return solver
-
-
-def ready_solver(game: Connect4, request: SolveRequest) -> Solver | None:
-    """This process's solver (:func:`solver_for`) once its kernels are loaded: the first time,
-    numba, every compiled kernel (from numba's cache, or compiled) and the database. With a
-    ``request.deadline`` the loading runs in a thread of its own and this call gives up at the
-    deadline (None; the loading goes on, for the next request), so that a time limit covers
-    the loading too; without one it waits."""
-    size = (game.width, game.height, request.table_size)
-    if size in _READY:
-        return _SOLVERS[size]
-    with _LOCK:
-        loader = _LOADERS.get(size)
-        if loader is None:
-            loader = threading.Thread(
-                target=_load, args=(game, request.table_size), name="connect4-loader", daemon=True
-            )
-            _LOADERS[size] = loader
-            loader.start()
-    if request.deadline is None:
-        loader.join()
-    else:
-        loader.join(max(0.0, request.deadline - time.perf_counter()))
-    failed = _FAILED.pop(size, None)
-    if failed is not None:
-        with _LOCK:
-            _LOADERS.pop(size, None)  # the next request tries again
-        raise failed
-    return _SOLVERS[size] if size in _READY else None
-
-
-def _load(game: Connect4, table_size: int | None) -> None:
-    """Create the solver and call each kernel of the search API once (on a 4 x 4 board: the
-    same compiled code); an error is kept for :func:`ready_solver` to raise in its caller."""
-    size = (game.width, game.height, table_size)
-    try:
-        from .game import connect4
-        from .solver import Solver
-
-        solver_for(game, table_size)
-        tiny = connect4(4, 4).parse_position("1")
-        assert isinstance(tiny, Connect4State)
-        warm = Solver(0, 4, 4, threads=1)
-        warm.bounds(tiny.current, tiny.mask, tiny.moves)
-        warm.analyze(tiny.current, tiny.mask, tiny.moves)
-        warm.best(tiny.current, tiny.mask, tiny.moves)
-        _line_on(warm, tiny, SolveRequest(threads=1))
-    except BaseException as error:
-        _FAILED[size] = error
-        return
-    _READY.add(size)
-
-
-def warm_up() -> float:
-    """Load (or, the first time after an install, compile into numba's cache) everything the
-    7 x 6 solver needs; return the seconds it took. ``python -m unbeatable.games.connect4.exact``
-    calls it, so that the first game or analysis does not pay for compiling."""
-    from .game import connect4
-
-    start = time.perf_counter()
-    ready_solver(connect4(), SolveRequest())
-    return time.perf_counter() - start
-
-
-#: A quick answer gives up after this many nodes (tens of milliseconds).
-QUICK_NODES = 400_000
-
-
-def _limits(request: SolveRequest) -> dict[str, object]:
-    max_nodes = request.max_nodes
-    if request.quick:
-        max_nodes = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
-    return {
-        "book": request.book,
-        "threads": request.threads,
-        "deadline": request.deadline,
-        "max_nodes": max_nodes,
-    }
-
-
-def value(state: Connect4State, request: SolveRequest) -> int | None:
-    """The exact score of an unfinished position (weak: its sign) from the opening book, else
-    the solver; None when a limit stopped the solver first (or its deadline came while the
-    solver was still loading). Ctrl-C stops the compiled search and is then raised again
-    (KeyboardInterrupt) for the caller."""
-    found = lookup(state) if request.book else None
-    if found is not None:
-        return (found > 0) - (found < 0) if request.weak else found
-    solver = ready_solver(state.game, request)
-    if solver is None:
-        return None
-    result = solver.bounds(
-        state.current,
-        state.mask,
-        state.moves,
-        weak=request.weak,
-        **_limits(request),  # type: ignore[arg-type]
-    )
-    if result.interrupted:
-        raise KeyboardInterrupt  # the compiled search has stopped; Ctrl-C goes on as usual
-    return result.lower[0] if result.complete else None
-
-
-def _from_book(state: Connect4State) -> dict[Move, int] | None:
-    """Every legal move's exact score when the book holds every child, else None."""
-    values: dict[Move, int] = {}
-    for move in state.legal_moves():
-        child = state.play(move)
-        outcome = child.outcome()
-        if outcome is not None:
-            # a winning stone placed when state.moves stones are on the board, or a full board
-            values[move] = (
-                0 if outcome.winner is None else (state.game.cells + 1 - state.moves) // 2
-            )
-            continue
-        found = lookup(child)
-        if found is None:
-            return None
-        values[move] = -found
-    return values
-
-
-def move_values(state: Connect4State, request: SolveRequest) -> SolveAnswer | None:
-    """Every legal move's exact score (solve convention, from the side to move's view; weak:
-    signs) from the opening book when it holds every child, else from the solver, with bounds
-    for the moves still open when a limit or Ctrl-C stopped it. ``best_only`` (strong): the
-    solver proves which moves are best (:meth:`.Solver.best`) and gives the others as bounds
-    below the best score. ``quick``: None rather than a
-    long search (an early position with neither book nor database, or a search that needs
-    more than :data:`QUICK_NODES` nodes). None too when the request's deadline came while the
-    solver was still loading (the search then answers by itself)."""
-    values = _from_book(state) if request.book else None
-    if values is not None:
-        if request.weak:
-            values = {m: (v > 0) - (v < 0) for m, v in values.items()}
-        return SolveAnswer(values)
-    solver = ready_solver(state.game, request)
-    if solver is None:
-        return None
-    fast = request.book and solver.book
-    if request.quick and not fast and state.moves < QUICK_PLIES:
-        return None
-    if request.best_only and not request.weak:
-        result = solver.best(
-            state.current, state.mask, state.moves, **_limits(request)  # type: ignore[arg-type]
-        )
-    else:
-        result = solver.analyze(
-            state.current,
-            state.mask,
-            state.moves,
-            weak=request.weak,
-            **_limits(request),  # type: ignore[arg-type]
-        )
-    exact: dict[Move, int] = {}
-    bounds: dict[Move, tuple[int, int]] = {}
-    for column, (lo, hi) in enumerate(zip(result.lower, result.upper, strict=True)):
-        if lo is None or hi is None:
-            continue
-        if lo == hi:
-            exact[column] = lo
-        else:
-            bounds[column] = (lo, hi)
-    return SolveAnswer(exact, bounds, result.complete, result.nodes, result.interrupted)
-
-
-#: A quick line gives up after this many nodes (about a second here); the lines of the first
-#: positions (the empty board, ``4444``) take a few hundred thousand.
-LINE_NODES = 10_000_000
-
-
-def line(state: Connect4State, request: SolveRequest) -> list[int]:
-    """A principal variation of an unfinished position: columns (0-based) that each keep the
-    position's exact score, to the end of the game; the moves proven so far when the request's
-    deadline or node budget (``quick``: at most :data:`LINE_NODES`) stopped the search first.
-    Each move is proven by one null-window probe of the child (see :mod:`._line`) on the
-    solver's table, kept warm along the line. Ctrl-C stops the compiled search and is then
-    raised again (KeyboardInterrupt)."""
-    return [column for column, _, _ in line_costs(state, request)]
-
-
-def line_costs(state: Connect4State, request: SolveRequest) -> list[tuple[int, int, int]]:
-    """:func:`line` with what each move cost to prove: ``(column, nodes, probes)``, the
-    null-window probes run and the nodes they searched (the first move's include solving the
-    position); empty when the deadline came while the solver was loading."""
-    solver = ready_solver(state.game, request)
-    return [] if solver is None else _line_on(solver, state, request)
-
-
-def _line_on(
-    solver: Solver, state: Connect4State, request: SolveRequest
-) -> list[tuple[int, int, int]]:
-    """:func:`line_costs` on ``solver``."""
-    max_nodes = request.max_nodes
-    if request.quick:
-        max_nodes = LINE_NODES if max_nodes is None else min(max_nodes, LINE_NODES)
-    proven, result, consistent = solver.line(
-        state.current, state.mask, state.moves,
-        book=request.book, deadline=request.deadline, max_nodes=max_nodes,
-    )  # fmt: skip
-    if result.interrupted:
-        raise KeyboardInterrupt  # the compiled search has stopped; Ctrl-C goes on as usual
-    if not consistent:
-        raise RuntimeError(f"no move keeps the exact score in {state}: the solver contradicts it")
-    return proven
-
-
 if __name__ == "__main__":
     print(f"Connect Four solver ready in {warm_up():.1f} s")
+else:
+    warnings.warn(
+        "unbeatable.games.connect4.exact is deprecated: use unbeatable.games.connect4.hooks",
+        DeprecationWarning,
+        stacklevel=2,
+    )

@@ -20,7 +20,6 @@ from typing import Any
 from ...game import (
     Game,
     IllegalMoveError,
-    InvalidPositionError,
     Move,
     Outcome,
     SolveAnswer,
@@ -29,6 +28,9 @@ from ...game import (
     parse_numbered_move,
     require_text,
 )
+from . import hooks
+from .fours import aligned, open_lines, winning_cells
+from .picture import check_reachable, read_cells
 
 __all__ = ["Connect4", "Connect4State", "connect4"]
 
@@ -37,56 +39,6 @@ __all__ = ["Connect4", "Connect4State", "connect4"]
 def connect4(width: int = 7, height: int = 6) -> Connect4:
     """The Connect Four game of this size (one shared instance per size)."""
     return Connect4(width, height)
-
-
-def aligned(stones: int, height: int) -> bool:
-    """True when ``stones`` hold four in a row on a board of this height."""
-    for shift in (1, height + 1, height, height + 2):  # vertical, horizontal, two diagonals
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> (2 * shift)):
-            return True
-    return False
-
-
-def winning_cells(stones: int, height: int, board: int) -> int:
-    """The cells that would give ``stones`` four in a row: exact for the empty cells (a
-    vertical four is only looked for above three stones, where play can complete it)."""
-    h1 = height + 1
-    # vertical: three stones on top of each other, the cell above them
-    result = (stones << 1) & (stones << 2) & (stones << 3)
-    for shift in (h1, height, height + 2):  # horizontal and both diagonals
-        pairs = (stones << shift) & (stones << 2 * shift)
-        result |= pairs & (stones << 3 * shift)
-        result |= pairs & (stones >> shift)
-        pairs = (stones >> shift) & (stones >> 2 * shift)
-        result |= pairs & (stones << shift)
-        result |= pairs & (stones >> 3 * shift)
-    return result & board
-
-
-def open_lines(own: int, free: int, shifts: tuple[int, ...]) -> tuple[int, int]:
-    """How many windows of four hold exactly two, and exactly three, of ``own``'s stones and
-    otherwise only ``free`` cells (``free`` includes ``own``'s stones).
-
-    Bit-parallel: for each direction, a bit at x of ``windows`` marks the window x, x+s, x+2s,
-    x+3s; the four stone bits of every window are added with a bit-sliced adder.
-    """
-    twos = threes = 0
-    for s in shifts:
-        windows = free & (free >> s) & (free >> 2 * s) & (free >> 3 * s)
-        if not windows:
-            continue
-        a0 = own & windows
-        a1 = (own >> s) & windows
-        a2 = (own >> 2 * s) & windows
-        a3 = (own >> 3 * s) & windows
-        x01, y01 = a0 ^ a1, a0 & a1
-        x23, y23 = a2 ^ a3, a2 & a3
-        low, carry = x01 ^ x23, x01 & x23
-        one = y01 ^ y23 ^ carry  # the count's second bit (a count of 4 has it clear)
-        threes += (low & one).bit_count()
-        twos += (one & ~low & windows).bit_count()
-    return twos, threes
 
 
 class Connect4(Game):
@@ -175,9 +127,9 @@ class Connect4(Game):
         return state
 
     def parse_picture(self, text: str) -> Connect4State:
-        first, second = self._read_cells(text)
+        first, second = read_cells(text, self.width, self.height)
         mask = first | second
-        x_won, o_won = self._check_reachable(text, first, second)
+        x_won, o_won = check_reachable(text, first, second, self.height, self.columns)
         moves = first.bit_count() + second.bit_count()
         current = first if moves % 2 == 0 else second
         outcome: Outcome | None = None
@@ -188,113 +140,6 @@ class Connect4(Game):
         elif moves == self.cells:
             outcome = Outcome.DRAW
         return Connect4State(self, current, mask, moves, outcome)
-
-    def _read_cells(self, text: str) -> tuple[int, int]:
-        """The first and the second player's stones of a picture (rows top first, ``/``)."""
-        rows = text.split("/")
-        if len(rows) != self.height:
-            raise InvalidPositionError(
-                f"{text!r} has {len(rows)} rows; a {self.width}x{self.height} board has "
-                f"{self.height}",
-                text=text,
-                position=text,
-            )
-        h1 = self.height + 1
-        first = second = 0
-        for index, row in enumerate(rows):
-            r = self.height - 1 - index
-            if len(row) != self.width:
-                raise InvalidPositionError(
-                    f"row {index + 1} of {text!r} is {row!r}: it needs {self.width} cells",
-                    text=row,
-                    position=text,
-                )
-            for c, ch in enumerate(row):
-                bit = 1 << (c * h1 + r)
-                if ch in "xX":
-                    first |= bit
-                elif ch in "oO":
-                    second |= bit
-                elif ch != ".":
-                    raise InvalidPositionError(
-                        f"{ch!r} in {text!r} is not a cell: use x, o or .",
-                        text=ch,
-                        position=text,
-                    )
-        return first, second
-
-    def _check_reachable(self, text: str, first: int, second: int) -> tuple[bool, bool]:
-        """Refuse a picture that play cannot reach; whether x and whether o has four."""
-
-        def refuse(why: str) -> InvalidPositionError:
-            return InvalidPositionError(f"{text!r} cannot arise: {why}", text=text, position=text)
-
-        mask = first | second
-        if not self._no_gaps(mask):
-            raise refuse("a stone floats above an empty cell")
-        xs, os = first.bit_count(), second.bit_count()
-        if xs not in (os, os + 1):
-            raise refuse(f"x has {xs} stones and o {os} (x moves first)")
-        x_won, o_won = aligned(first, self.height), aligned(second, self.height)
-        if x_won and o_won:
-            raise refuse("both players have four in a row")
-        if x_won or o_won:
-            winner_stones = first if x_won else second
-            last_mover_is_x = xs == os + 1
-            if x_won != last_mover_is_x or not self._last_stone_possible(winner_stones, mask):
-                raise refuse("play would have stopped at the first four in a row")
-        if not self._reachable(first, second):
-            raise refuse("no alternating order of play under gravity reaches it")
-        return x_won, o_won
-
-    def _no_gaps(self, mask: int) -> bool:
-        for column in self.columns:
-            stones = mask & column
-            # stones contiguous from the bottom: adding the bottom bit carries through them all
-            lowest = column & -column
-            if (stones + lowest) & stones:
-                return False
-        return True
-
-    def _reachable(self, first: int, second: int, limit: int = 200_000) -> bool:
-        """Some game reaches these stones: taking back the last mover's top stones one at a
-        time, alternately, empties the board without passing a four. A search of more than
-        ``limit`` positions is not finished and the picture is accepted."""
-        seen: set[tuple[int, int]] = set()
-        stack = [(first, second)]
-        while stack:
-            a, b = stack.pop()
-            mask = a | b
-            if not mask:
-                return True
-            if (a, b) in seen:
-                continue
-            seen.add((a, b))
-            if len(seen) > limit:
-                return True
-            x_moved_last = a.bit_count() > b.bit_count()
-            stones = a if x_moved_last else b
-            for column in self.columns:
-                in_column = mask & column
-                if not in_column:
-                    continue
-                top = 1 << (in_column.bit_length() - 1)
-                if stones & top:
-                    before = (a ^ top, b) if x_moved_last else (a, b ^ top)
-                    if not (aligned(before[0], self.height) or aligned(before[1], self.height)):
-                        stack.append(before)
-        return False
-
-    def _last_stone_possible(self, stones: int, mask: int) -> bool:
-        """A top stone of the winner completes all of its fours (the winning move)."""
-        for column in self.columns:
-            in_column = mask & column
-            if not in_column:
-                continue
-            top = 1 << (in_column.bit_length() - 1)
-            if stones & top and not aligned(stones ^ top, self.height):
-                return True
-        return False
 
     def format_moves(self, moves: list[Move]) -> str:
         texts = [str(int(m) + 1) for m in moves]  # type: ignore[call-overload]
@@ -446,13 +291,11 @@ class Connect4State(State):
 
     def solver_value(self, request: SolveRequest) -> int | None:
         """The exact score from the opening book, the database or the compiled solver (see
-        :mod:`.exact`); None when a limit in ``request`` stopped it first (Ctrl-C: the search
+        :mod:`.hooks`); None when a limit in ``request`` stopped it first (Ctrl-C: the search
         stops and KeyboardInterrupt is raised again)."""
         if self.outcome_ is not None:
             return None
-        from .exact import value
-
-        return value(self, request)
+        return hooks.value(self, request)
 
     def solver_moves(self, request: SolveRequest) -> SolveAnswer | None:
         """Every legal column's exact score, from the opening book, the database or the compiled
@@ -460,19 +303,15 @@ class Connect4State(State):
         (``quick``: None when neither book nor database serves and the position is early)."""
         if self.outcome_ is not None:
             return None
-        from .exact import move_values
-
-        return move_values(self, request)
+        return hooks.move_values(self, request)
 
     def solver_line(self, request: SolveRequest) -> list[int] | None:
         """A principal variation to the end of the game, each move proven to keep the
-        position's exact score by the compiled solver (see :func:`.exact.line`); shorter when
+        position's exact score by the compiled solver (see :func:`.hooks.line`); shorter when
         the request's deadline or node budget stops it first."""
         if self.outcome_ is not None:
             return None
-        from .exact import line
-
-        return line(self, request)
+        return hooks.line(self, request)
 
     # --- notation ------------------------------------------------------------------------
 

@@ -1,12 +1,21 @@
-"""Exact Connect Four solver: a thin Python wrapper over the numba kernels.
+"""Exact Connect Four solver: the Python API over the numba kernels.
 
-Scores use Pascal Pons' convention (see ``_kernel``): from the side to move's
+Scores use Pascal Pons' convention (see ``_negamax``): from the side to move's
 view, 0 is a draw, a win whose winning stone is placed when ``n`` stones are
 already on the board scores ``(width * height + 1 - n) // 2``, a loss the
 negation.  Weak mode only tells win/draw/loss and returns exactly 1/0/-1.
 
-Moves are given as a string of 1-based column digits (``"4455"``) or as a
-sequence of 1-based column numbers.
+A position comes through one of two doors:
+
+* its moves, checked: a string of 1-based column digits (``"4455"``) or a sequence of 1-based
+  column numbers. :meth:`Solver.solve`, :meth:`Solver.score_map`, :meth:`Solver.best_moves`
+  and :meth:`Solver.solve_many` answer exactly (Ctrl-C raises KeyboardInterrupt);
+* its bitboards ``(current, mask, stones)``, as a :class:`~.game.Connect4State` holds them
+  (the side to move's stones, every stone, how many; :meth:`Solver.position` makes them from
+  moves), not checked. :meth:`Solver.solve_bitboards` answers exactly; :meth:`Solver.bounds`
+  (the score), :meth:`Solver.analyze` (every column's score), :meth:`Solver.best` (the best
+  columns) and :meth:`Solver.line` (a principal variation) take limits (threads, a deadline,
+  a node budget) and say how far they got (:class:`Analysis`).
 
 The transposition table is kept from one call to the next (it only holds
 bounds that are true for any search, so keeping it is safe and makes later
@@ -15,22 +24,25 @@ solves faster); :meth:`Solver.reset` clears it.
 
 from __future__ import annotations
 
-import contextlib
-import mmap
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from . import _batch as B
-from . import _kernel as K
-from ._board import BUSY_BITS, SHALLOW_SLOTS
+from . import _columns as C
+from . import _moves, _threads
+from . import _negamax as K
 from ._cache import drop_stale_cache
+from ._memory import MIN_SLOTS, allocate_table, table_slots
+from ._moves import Moves, encode_moves
+from ._table import SHALLOW_SLOTS
+from ._threads import Analysis, Run, Worker
 from .database import load as load_database
 from .database import no_database
 
@@ -40,6 +52,7 @@ __all__ = [
     "DEFAULT_TABLE_BYTES",
     "Analysis",
     "BatchResult",
+    "Moves",
     "Solver",
     "compile_kernels",
     "encode_moves",
@@ -47,77 +60,6 @@ __all__ = [
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size: 64 MiB, i.e. 2**23 = 8,388,608 slots of 8 bytes."""
-
-_MIN_SLOTS = 1 << 16  # the slot index must hold the top 16 bits of the hash
-_STATUS_TEXT = {
-    K.BAD_COLUMN: "not a column",
-    K.COLUMN_FULL: "column already full",
-    K.GAME_OVER: "game already over (a move made four in a row)",
-    K.STOPPED: "search stopped",
-}
-
-Moves = str | Sequence[int]
-
-
-def _kernel_context() -> contextlib.AbstractContextManager[object]:
-    """With numba disabled the kernels run on numpy scalars, whose hash multiply
-    overflows on purpose: silence numpy's overflow warning then."""
-    if getattr(numba.config, "DISABLE_JIT", False):
-        return np.errstate(over="ignore")
-    return contextlib.nullcontext()
-
-
-_HUGE_PAGE = 2 * 1024 * 1024
-
-
-def _memory_bytes() -> int:
-    """This machine's physical memory (0 where the system does not say)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return 0
-
-
-def allocate_table(slots: int) -> npt.NDArray[np.uint64]:
-    """A zeroed table of ``slots`` uint64 slots, backed by 2 MiB pages where the system allows.
-
-    The search reads one random slot per node: with 4 KiB pages nearly every read also misses
-    the TLB (64 MiB span 16,384 pages); Linux's transparent huge pages, asked for by
-    ``madvise``, make that 32 pages. The memory comes from an anonymous map aligned on 2 MiB
-    (where ``madvise`` is missing, a plain numpy array)."""
-    nbytes = slots * 8
-    advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    if advice is None or nbytes < _HUGE_PAGE:
-        return np.zeros(slots, dtype=np.uint64)
-    # private (not shared) memory: only that gets transparent huge pages by default
-    area = mmap.mmap(-1, nbytes + _HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    base = np.frombuffer(area, dtype=np.uint8)
-    start = (-base.ctypes.data) % _HUGE_PAGE
-    with contextlib.suppress(OSError):  # huge pages disabled: 4 KiB pages it is
-        area.madvise(advice, start, nbytes)
-    table: npt.NDArray[np.uint64] = base[start : start + nbytes].view(np.uint64)
-    return table
-
-
-def encode_moves(moves: Moves, width: int = 7) -> npt.NDArray[np.int8]:
-    """0-based columns of a move string (``"4455"``) or of a sequence of 1-based columns.
-
-    Raises ValueError for a character or number that is not a column of the board.
-    """
-    if isinstance(moves, str):
-        raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.uint8).astype(np.int16)
-        cols = raw - ord("1")
-        bad = np.flatnonzero((raw < ord("1")) | (raw > ord("9")) | (cols >= width))
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(f"move {i + 1} ({moves[i]!r}) is not a column 1..{width}")
-        return cols.astype(np.int8)
-    out = np.empty(len(moves), dtype=np.int8)
-    for i, c in enumerate(moves):
-        if not 1 <= int(c) <= width:
-            raise ValueError(f"move {i + 1} ({c!r}) is not a column 1..{width}")
-        out[i] = int(c) - 1
-    return out
 
 
 @dataclass(frozen=True)
@@ -128,33 +70,12 @@ class BatchResult:
     nodes: npt.NDArray[np.int64]
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """What a limited search knows: ``lower[i] <= value[i] <= upper[i]`` for each entry (one
-    entry for :meth:`Solver.bounds`, one per column for :meth:`Solver.analyze`, None for a full
-    column). ``complete``: every bound is exact (``lower == upper``); ``interrupted``: Ctrl-C
-    stopped the search."""
-
-    lower: list[int | None]
-    upper: list[int | None]
-    complete: bool
-    interrupted: bool
-    nodes: int
-
-
-class _Worker:
-    """One search thread's private arrays: its stack (the layout of ``fu``/``fi`` is in
-    ``_kernel.negamax``), counters and control array."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.fu = np.zeros((width * height + 1, width + 5), dtype=np.uint64)
-        self.fi = np.zeros((width * height + 1, width + 4), dtype=np.int64)
-        self.stats = np.zeros(4, dtype=np.int64)
-        self.ctrl = np.zeros(K.CTRL_SIZE, dtype=np.int64)
-        self.lo = np.zeros(width, dtype=np.int64)
-        self.hi = np.zeros(width, dtype=np.int64)
-        self.res = np.zeros(2, dtype=np.int64)
-        self.complete = False
+def _exact(result: Analysis) -> list[int | None]:
+    """The entries of a search without limits (Ctrl-C: KeyboardInterrupt, raised again once
+    the compiled search has stopped)."""
+    if result.interrupted:
+        raise KeyboardInterrupt
+    return result.lower
 
 
 class Solver:
@@ -172,7 +93,7 @@ class Solver:
 
     The table persists across calls (never cleared unless :meth:`reset` is
     called, or ``solve_many(..., reset_each=True)``); its replacement rule is
-    "always replace" (see ``_kernel``); clearing it costs one generation step.
+    "always replace" (see ``_table``); clearing it costs one generation step.
 
     ``nodes`` is the number of search nodes visited by the last call (by all its threads;
     ``thread_nodes``: by each thread).
@@ -190,25 +111,14 @@ class Solver:
             raise ValueError(f"board {width}x{height} does not fit a 64-bit word")
         self.width = width
         self.height = height
-        slots = 1 << (max(table_bytes // 8, _MIN_SLOTS).bit_length() - 1)
-        memory = _memory_bytes()
-        if memory and 8 * slots > memory // 2:
-            raise ValueError(
-                f"a table of {slots:,} entries needs {8 * slots / 2**30:.1f} GiB: more than half "
-                f"of this machine's memory ({memory / 2**30:.1f} GiB)"
-            )
-        self.table = allocate_table(slots)
+        self.table = allocate_table(table_slots(table_bytes))
         self.table.fill(0)  # touch every page now, not during the first searches
         self.generation = 1
         self.threads = threads
         self.database = no_database()
         if book and (width, height) == (7, 6):
             self.database = load_database()
-        self._workers = [_Worker(width, height)]
-        self._stats = self._workers[0].stats
-        self._fu = self._workers[0].fu
-        self._fi = self._workers[0].fi
-        self._ctrl = self._workers[0].ctrl
+        self._workers = [Worker(width, height)]
         self._lock = threading.Lock()
         self.nodes = 0
         self.thread_nodes: list[int] = []
@@ -252,7 +162,7 @@ class Solver:
         return int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
 
     def _regions(self, threads: int) -> list[int]:
-        """The first slot of each search thread's own shallow region (see ``_board.table_place``):
+        """The first slot of each search thread's own shallow region (see ``_table.table_place``):
         one region after the other when the table holds them all, so that the threads of one
         search share the deep positions but not the shallow ones, whose slots each thread's
         core then keeps in its own cache (shared, every store of one thread evicts the line
@@ -266,34 +176,19 @@ class Solver:
         db = self.database if book is None or book else no_database()
         return db.keys, db.values, db.ply
 
-    def _cols(self, moves: Moves) -> npt.NDArray[np.int8]:
-        """0-based columns; a string is checked by the kernel (bad characters become
-        out-of-range columns)."""
-        if isinstance(moves, str):
-            if self.width > 9:
-                raise ValueError("boards wider than 9 columns take moves as a sequence of ints")
-            raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.int8)
-            cols: npt.NDArray[np.int8] = (raw - np.int8(ord("1"))).astype(np.int8)
-            return cols
-        return encode_moves(moves, self.width)
+    # ---- positions given by their moves ---------------------------------------------------
 
-    def _error(self, moves: Moves, status: int, index: int) -> ValueError:
-        if status == K.BAD_COLUMN:
-            return ValueError(
-                f"move {index + 1} ({moves[index]!r}) is not a column 1..{self.width}"
-            )
-        return ValueError(f"illegal move {index + 1} in {moves!r}: {_STATUS_TEXT[status]}")
-
-    def _position(self, moves: Moves) -> tuple[int, int, int]:
-        cols = self._cols(moves)
-        current, mask, nb, status = B.play_moves(cols, 0, cols.shape[0], self.width, self.height)
-        if status != K.OK:
-            raise self._error(moves, int(status), int(nb))
-        return int(current), int(mask), int(nb)
+    def position(self, moves: Moves) -> tuple[int, int, int]:
+        """The position after ``moves`` as bitboards: ``(current, mask, stones)``, the side to
+        move's stones, every stone and how many there are (the layout of
+        :class:`~.game.Connect4State`), as :meth:`bounds` and the other searches take it.
+        Raises ValueError for a move that is not a column, into a full column or after four
+        in a row."""
+        return _moves.position(moves, self.width, self.height)
 
     def solve(self, moves: Moves = "", weak: bool = False, book: bool | None = None) -> int:
         """Score of the position after ``moves`` for the side to move (weak: 1/0/-1)."""
-        return self.solve_bitboards(*self._position(moves), weak=weak, book=book)
+        return self.solve_bitboards(*self.position(moves), weak=weak, book=book)
 
     def score_map(
         self, moves: Moves = "", weak: bool = False, book: bool | None = None
@@ -303,114 +198,145 @@ class Solver:
         The position's own score is the maximum of the map.  In a position whose
         game is over already, ValueError is raised.
         """
-        current, mask, nb = self._position(moves)
-        result = self.analyze(current, mask, nb, weak=weak, book=book)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        return result.lower
-
-    def solve_bitboards(
-        self, current: int, mask: int, moves: int, weak: bool = False, book: bool | None = None
-    ) -> int:
-        """Score of the position given as bitboards (the side to move's stones, all stones,
-        the number of stones): the layout of :class:`~.game.Connect4State`."""
-        result = self.bounds(current, mask, moves, weak=weak, book=book)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        value = result.lower[0]
-        assert value is not None
-        return value
-
-    def score_map_bitboards(
-        self, current: int, mask: int, moves: int, book: bool | None = None
-    ) -> list[int | None]:
-        """Every column's exact score in the position given as bitboards; None if full."""
-        result = self.analyze(current, mask, moves, book=book)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        return result.lower
+        return _exact(self.analyze(*self.position(moves), weak=weak, book=book))
 
     def best_moves(self, moves: Moves = "") -> list[int]:
-        """The 1-based columns that reach the position's exact score."""
+        """The 1-based columns that reach the position's exact score (from every column's
+        score: :meth:`best` asks less, on bitboards)."""
         scores = self.score_map(moves)
         top = max((s for s in scores if s is not None), default=None)
         return [i + 1 for i, s in enumerate(scores) if s is not None and s == top]
 
+    def solve_many(
+        self,
+        positions: Sequence[Moves],
+        weak: bool = False,
+        reset_each: bool = False,
+        book: bool | None = None,
+    ) -> BatchResult:
+        """Solve many positions inside one compiled call (no per-position Python overhead).
+
+        The table is kept between positions unless ``reset_each`` (which clears the
+        table before every position: a new generation, a fixed cost whatever its size).
+        """
+        flat, offsets = _moves.encode_many(positions, self.width)
+        n = len(positions)
+        scores = np.zeros(n, dtype=np.int64)
+        nodes = np.zeros(n, dtype=np.int64)
+        status = np.zeros(n, dtype=np.int64)
+        w = self._workers[0]
+        w.ctrl[:] = (0, 1 << 62, self.generation, self._searched(w.ctrl), 0)
+        with _threads.kernel_context():
+            B.solve_batch(
+                flat, offsets, weak, reset_each, self.width, self.height, self.table, w.stats,
+                w.fu, w.fi, *self._db(book), w.ctrl, scores, nodes, status,
+            )  # fmt: skip
+        self.generation = int(w.ctrl[K.CTRL_GEN])
+        self.nodes = int(nodes.sum())
+        bad = np.flatnonzero(status != B.OK)
+        if bad.size:
+            i = int(bad[0])
+            text = _moves.STATUS_TEXT[int(status[i])]
+            raise ValueError(f"position {i} {positions[i]!r}: {text}")
+        return BatchResult(scores=scores, nodes=nodes)
+
+    # ---- positions given as bitboards ------------------------------------------------------
+
+    def solve_bitboards(
+        self, current: int, mask: int, stones: int, weak: bool = False, book: bool | None = None
+    ) -> int:
+        """Score of the position given as bitboards (the side to move's stones, all stones,
+        the number of stones): the layout of :class:`~.game.Connect4State`."""
+        value = _exact(self.bounds(current, mask, stones, weak=weak, book=book))[0]
+        assert value is not None
+        return value
+
+    def score_map_bitboards(
+        self, current: int, mask: int, stones: int, book: bool | None = None
+    ) -> list[int | None]:
+        """Deprecated: :meth:`analyze` (``.lower`` once complete) gives every column's score."""
+        warnings.warn(
+            "Solver.score_map_bitboards is deprecated: use Solver.analyze",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return _exact(self.analyze(current, mask, stones, book=book))
+
     def bounds(
-        self, current: int, mask: int, moves: int, *, weak: bool = False,
+        self, current: int, mask: int, stones: int, *, weak: bool = False,
         book: bool | None = None, threads: int | None = None,
         deadline: float | None = None, max_nodes: int | None = None,
     ) -> Analysis:  # fmt: skip
         """The position's score, or bounds of it when ``deadline`` (a :func:`time.perf_counter`
         reading), ``max_nodes`` or Ctrl-C stopped the search first (see :class:`Analysis`)."""
         db = self._db(book)
-        args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
+        args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
 
-        def run(w: _Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
+        def run(w: Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
             done: bool = K.solve_position(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
             )
             w.lo[0], w.hi[0] = w.res
             return done
 
-        return self._search(run, self._score_bounds(moves, weak), threads, deadline, max_nodes)
+        return self._search(run, self._score_bounds(stones, weak), threads, deadline, max_nodes)
 
-    def _score_bounds(self, moves: int, weak: bool = False) -> tuple[list[int], list[int]]:
+    def _score_bounds(self, stones: int, weak: bool = False) -> tuple[list[int], list[int]]:
         """Bounds of a position's score that hold before any search (``solve_position``'s
         starting bounds; a weak score's: -1 and 1)."""
         if weak:
             return [-1], [1]
         cells = self.width * self.height
-        return [-((cells - moves) // 2)], [(cells + 1 - moves) // 2]
+        return [-((cells - stones) // 2)], [(cells + 1 - stones) // 2]
 
-    def _column_bounds(self, mask: int, moves: int) -> tuple[list[int], list[int]]:
+    def _column_bounds(self, mask: int, stones: int) -> tuple[list[int], list[int]]:
         """Bounds of each column's score that hold before any search (the kernels' own
         starting bounds; FULL_COLUMN for a full column)."""
-        reach = (self.width * self.height - moves) // 2
+        reach = (self.width * self.height - stones) // 2
         lower, upper = [], []
         for col in range(self.width):
             full = mask >> (col * (self.height + 1) + self.height - 1) & 1
-            lower.append(K.FULL_COLUMN if full else -reach)
-            upper.append(K.FULL_COLUMN if full else reach)
+            lower.append(C.FULL_COLUMN if full else -reach)
+            upper.append(C.FULL_COLUMN if full else reach)
         return lower, upper
 
     def analyze(
-        self, current: int, mask: int, moves: int, *, weak: bool = False,
+        self, current: int, mask: int, stones: int, *, weak: bool = False,
         book: bool | None = None, threads: int | None = None,
         deadline: float | None = None, max_nodes: int | None = None,
     ) -> Analysis:  # fmt: skip
         """Every column's score (None: a full column), or bounds of them when a limit or Ctrl-C
         stopped the search first. Raises ValueError when the game is over already."""
         db = self._db(book)
-        args = (np.uint64(current), np.uint64(mask), moves, weak, self.width, self.height)
+        args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
 
-        def run(w: _Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
+        def run(w: Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done: bool = B.score_map(
+            done: bool = C.score_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
             return done
 
-        trivial = self._column_bounds(mask, moves)
+        trivial = self._column_bounds(mask, stones)
         return self._search(run, trivial, threads, deadline, max_nodes)
 
     def best(
-        self, current: int, mask: int, moves: int, *, book: bool | None = None,
+        self, current: int, mask: int, stones: int, *, book: bool | None = None,
         threads: int | None = None, deadline: float | None = None,
         max_nodes: int | None = None,
     ) -> Analysis:  # fmt: skip
         """Which columns are best, for a player that needs no other score (see
-        ``_batch.best_map``): a best column gets the position's exact score, another an upper
+        ``_columns.best_map``): a best column gets the position's exact score, another an upper
         bound below it (or its exact score when it loses at once), a full column None.
         ``complete`` here means every column was placed so; a limit or Ctrl-C that came first
         leaves the columns not reached with trivial bounds. Strong scores."""
         db = self._db(book)
-        args = (np.uint64(current), np.uint64(mask), moves, self.width, self.height)
+        args = (np.uint64(current), np.uint64(mask), stones, self.width, self.height)
         placed: list[bool] = []
 
-        def run(w: _Worker, role: int, threads: int, shared: npt.NDArray[np.int64]) -> bool:
+        def run(w: Worker, role: int, threads: int, shared: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done = bool(B.best_map(
+            done = bool(C.best_map(
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.lo, w.hi,
                 order,
             ))  # fmt: skip
@@ -418,12 +344,12 @@ class Solver:
                 placed.append(True)
             return done
 
-        result = self._search(run, self._column_bounds(mask, moves), threads, deadline, max_nodes)
+        result = self._search(run, self._column_bounds(mask, stones), threads, deadline, max_nodes)
         done = bool(placed)
         return replace(result, complete=done, interrupted=result.interrupted and not done)
 
     def line(
-        self, current: int, mask: int, moves: int, *, book: bool | None = None,
+        self, current: int, mask: int, stones: int, *, book: bool | None = None,
         deadline: float | None = None, max_nodes: int | None = None,
     ) -> tuple[list[tuple[int, int, int]], Analysis, bool]:  # fmt: skip
         """A principal variation of the position (one thread; see :mod:`._line`): the
@@ -439,16 +365,16 @@ class Solver:
         trace = np.zeros((cells + 1, 2), dtype=np.int64)
         found = [LINE_INCONSISTENT, 0]
 
-        def run(w: _Worker, _role: int, _threads: int, _: npt.NDArray[np.int64]) -> bool:
+        def run(w: Worker, _role: int, _threads: int, _: npt.NDArray[np.int64]) -> bool:
             status, count = principal_line(
-                np.uint64(current), np.uint64(mask), moves, self.width, self.height,
+                np.uint64(current), np.uint64(mask), stones, self.width, self.height,
                 self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.res, out, trace,
             )  # fmt: skip
             w.lo[0], w.hi[0] = w.res
             found[:] = [int(status), int(count)]
             return bool(status != LINE_INCONSISTENT)
 
-        result = self._search(run, self._score_bounds(moves), 1, deadline, max_nodes)
+        result = self._search(run, self._score_bounds(stones), 1, deadline, max_nodes)
         status, count = found
         proven = [(int(out[k]), int(trace[k, 0]), int(trace[k, 1])) for k in range(count)]
         return proven, result, status != LINE_INCONSISTENT
@@ -464,30 +390,19 @@ class Solver:
         first = role * self.width // threads
         return np.array(self._centre[first:] + self._centre[:first], dtype=np.int64)
 
-    @staticmethod
-    def _shared(threads: int) -> npt.NDArray[np.int64]:
-        """The array that the ``threads`` threads of one search share: the score's bounds
-        known so far, then (with several threads) the marks of the children being searched
-        (see ``negamax``)."""
-        n = 2 + (1 << BUSY_BITS if threads > 1 else 0)
-        shared = np.zeros(n, dtype=np.int64)
-        shared[0] = -K.SHARED_BIG
-        shared[1] = K.SHARED_BIG
-        return shared
-
     def _search(
         self,
-        run: Callable[[_Worker, int, int, npt.NDArray[np.int64]], bool],
+        run: Run,
         trivial: tuple[list[int], list[int]],
         threads: int | None,
         deadline: float | None,
         max_nodes: int | None,
     ) -> Analysis:
         """Run ``run(worker, role, threads, shared)`` on ``threads`` workers sharing the table
-        and the array ``shared`` (see :meth:`_shared`), each in
-        a thread of its own (the first to finish stops the others), while this thread watches
-        the deadline and Ctrl-C; then merge what they know. ``trivial``: the lower and upper
-        bounds of each entry known before any search, which every worker holds until its
+        and the array ``shared`` (see :func:`._threads.shared_array`), each in a thread of its
+        own (:func:`._threads.run_threads`: the first to finish stops the others, this thread
+        watches the deadline and Ctrl-C); then merge what they know. ``trivial``: the lower and
+        upper bounds of each entry known before any search, which every worker holds until its
         kernel writes its own (a worker whose thread never ran, Ctrl-C having come while the
         threads were starting, must not pass its last search's bounds, or zeros, for news)."""
         entries = len(trivial[0])
@@ -496,7 +411,7 @@ class Solver:
             n = max(1, min(n, max_nodes))  # each thread's share of the budget is at least 1
         with self._lock:  # one search at a time on this solver's table and workers
             while len(self._workers) < n:
-                self._workers.append(_Worker(self.width, self.height))
+                self._workers.append(Worker(self.width, self.height))
             workers = self._workers[:n]
             budget = max_nodes // n if max_nodes is not None else 1 << 62
             regions = self._regions(n)
@@ -507,140 +422,18 @@ class Solver:
                 w.lo[:entries] = trivial[0]
                 w.hi[:entries] = trivial[1]
             before = [int(w.stats[0]) for w in workers]
-            shared = self._shared(n)
-            finished = threading.Event()
-            errors: list[BaseException] = []
-
-            def target(w: _Worker, role: int) -> None:
-                try:
-                    with _kernel_context():
-                        w.complete = run(w, role, n, shared)
-                except BaseException as error:  # raised again in the calling thread
-                    errors.append(error)
-                finally:
-                    finished.set()
-
-            jobs = [
-                threading.Thread(target=target, args=(w, i), daemon=True)
-                for i, w in enumerate(workers)
-            ]
-            interrupted = False
-            try:
-                for job in jobs:
-                    job.start()
-                interrupted = self._watch(jobs, workers, finished, deadline)
-            except KeyboardInterrupt:  # while the threads were starting
-                interrupted = True
-            finally:  # never leave a search running: stop and wait for every started thread
-                for w in workers:
-                    w.ctrl[K.CTRL_STOP] = 1
-                for job in jobs:
-                    if job.ident is not None:
-                        job.join()
-            if errors:
-                raise errors[0]
+            interrupted = _threads.run_threads(run, workers, _threads.shared_array(n), deadline)
             self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
             self.nodes = sum(self.thread_nodes)
-            return self._merge(workers, entries, interrupted)
-
-    @staticmethod
-    def _watch(
-        jobs: list[threading.Thread],
-        workers: list[_Worker],
-        finished: threading.Event,
-        deadline: float | None,
-    ) -> bool:
-        """Wait for the first complete worker, the deadline or Ctrl-C; stop the others; return
-        True on Ctrl-C."""
-        interrupted = False
-        try:
-            while any(job.is_alive() for job in jobs):
-                wait = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
-                finished.wait(max(wait, 0.0))
-                finished.clear()
-                expired = deadline is not None and time.perf_counter() >= deadline
-                if expired or any(w.complete for w in workers):
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
-        for w in workers:
-            w.ctrl[K.CTRL_STOP] = 1
-        for job in jobs:
-            job.join()
-        return interrupted
-
-    def _merge(self, workers: list[_Worker], entries: int, interrupted: bool) -> Analysis:
-        """The first complete worker's answer, else the tightest bounds of all of them."""
-        for w in workers:
-            if w.complete:
-                lo, hi = w.lo[:entries], w.hi[:entries]
-                break
-        else:
-            lo = np.max([w.lo[:entries] for w in workers], axis=0)
-            hi = np.min([w.hi[:entries] for w in workers], axis=0)
-        lower = [None if v == K.FULL_COLUMN else int(v) for v in lo]
-        upper = [None if v == K.FULL_COLUMN else int(v) for v in hi]
-        complete = all(a == b for a, b in zip(lower, upper, strict=True))
-        return Analysis(lower, upper, complete, interrupted and not complete, self.nodes)
-
-    def _encode_many(
-        self, positions: Sequence[Moves]
-    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        """Concatenated 0-based columns of all positions, and the offsets of each."""
-        offsets = np.zeros(len(positions) + 1, dtype=np.int64)
-        if all(isinstance(p, str) for p in positions):
-            text = "".join(positions)  # type: ignore[arg-type]
-            if text.isascii():  # one vectorised pass over every string
-                try:
-                    flat_all = encode_moves(text, self.width)
-                except ValueError:
-                    pass  # redo it string by string for a precise message
-                else:
-                    offsets[1:] = np.cumsum([len(p) for p in positions])
-                    return flat_all, offsets
-        encoded = [encode_moves(m, self.width) for m in positions]
-        offsets[1:] = np.cumsum([e.shape[0] for e in encoded])
-        flat = np.concatenate(encoded) if encoded else np.zeros(0, dtype=np.int8)
-        return flat, offsets
-
-    def solve_many(
-        self,
-        positions: Sequence[Moves],
-        weak: bool = False,
-        reset_each: bool = False,
-        book: bool | None = None,
-    ) -> BatchResult:
-        """Solve many positions inside one compiled call (no per-position Python overhead).
-
-        The table is kept between positions unless ``reset_each`` (which clears the
-        table before every position: a new generation, a fixed cost whatever its size).
-        """
-        flat, offsets = self._encode_many(positions)
-        n = len(positions)
-        scores = np.zeros(n, dtype=np.int64)
-        nodes = np.zeros(n, dtype=np.int64)
-        status = np.zeros(n, dtype=np.int64)
-        self._ctrl[:] = (0, 1 << 62, self.generation, self._searched(self._ctrl), 0)
-        with _kernel_context():
-            B.solve_batch(
-                flat, offsets, weak, reset_each, self.width, self.height, self.table, self._stats,
-                self._fu, self._fi, *self._db(book), self._ctrl, scores, nodes, status,
-            )  # fmt: skip
-        self.generation = int(self._ctrl[K.CTRL_GEN])
-        self.nodes = int(nodes.sum())
-        bad = np.flatnonzero(status != K.OK)
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(f"position {i} {positions[i]!r}: {_STATUS_TEXT[int(status[i])]}")
-        return BatchResult(scores=scores, nodes=nodes)
+            return _threads.merge(workers, entries, interrupted, self.nodes)
 
 
 def compile_kernels() -> float:
     """Compile (or load from numba's cache) every kernel; return the seconds it took."""
     t0 = time.perf_counter()
-    s = Solver(table_bytes=8 * _MIN_SLOTS, width=4, height=4)
+    s = Solver(table_bytes=8 * MIN_SLOTS, width=4, height=4)
     s.solve("")
     s.score_map("1")
-    s.best(*s._position("1"))
+    s.best(*s.position("1"))
     s.solve_many(["12", "21"])
     return time.perf_counter() - t0

@@ -14,8 +14,9 @@ from typing import Any
 from ...game import Move, State
 from ..deepening import Root, Searching, check_state, deepen
 from ..driver import Searcher, solver_may_answer, unsolved
+from ..events import Observer
 from ..options import Limits, SearchOptions
-from ..pv import solver_line
+from ..pv import complete_line, solver_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score, solve_score
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
@@ -124,8 +125,13 @@ class ParallelSearcher(Searching):
 
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyse: bool,
-        stop: threading.Event | None,
+        stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
+        if observer is not None:
+            raise ValueError(
+                "the parallel searcher emits no search events: observe a serial Searcher "
+                "(its task log and timeline show the workers)"
+            )
         options = self.options
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
@@ -294,8 +300,11 @@ class _ParallelStep:
             return None
         return Root(dict(node.values), dict(node.lines), self.order, False)
 
-    def line(self, root: Root, move: Move, value: int, depth: int) -> tuple[Move, ...]:
-        return tuple(root.lines.get(move, [move]))
+    def line(self, root: Root, move: Move, value: int, depth: int | None) -> tuple[Move, ...]:
+        line = tuple(root.lines.get(move, [move]))
+        if depth is not None:
+            return line
+        return complete_line(self.state, line, value, self.run.line_engine())
 
     def fallback(self) -> Move:
         first: Move = self.run.engine.ordered(self.state, None)[0]

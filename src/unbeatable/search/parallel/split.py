@@ -128,6 +128,21 @@ class Run:
     def _key(self, state: State) -> Any:
         return self.engine.key(state)
 
+    def line_engine(self) -> Engine:
+        """An engine for completing an exact line in this process (see
+        :func:`..pv.complete_line`): the search's options, deadline and stop flag."""
+        options = self.config.options
+        return Engine(
+            table=None,
+            symmetry=options.symmetry,
+            hints=True,
+            evaluate=None,
+            order=None,
+            deadline=self.deadline,
+            max_nodes=None,
+            stop=self.stop,
+        )
+
     def _child_window(self, node: Node) -> tuple[int, int]:
         """The window of ``node``'s next move, from ``node``'s side to move."""
         if node.parent is None:
@@ -217,7 +232,7 @@ class Run:
         value: int | None = None
         line: list[Move] = []
         if outcome is not None:
-            value = engine.terminal_value(state, outcome.winner, ply)
+            value = engine.terminal_value(state, outcome, ply)
             self.totals.seldepth = max(self.totals.seldepth, ply)
         else:
             ceiling = WIN - ply - 1
@@ -407,7 +422,7 @@ class Run:
             if outcome is None:
                 queue.append(index)
                 continue
-            value = self.engine.terminal_value(child, outcome.winner, 1)
+            value = self.engine.terminal_value(child, outcome, 1)
             values[move] = value if child.to_move == state.to_move else -value
         while queue or self.tasks:
             while queue and len(self.tasks) < self.workers:

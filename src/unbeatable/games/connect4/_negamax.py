@@ -1,48 +1,17 @@
 # The kernels are numba-compiled: numba types them from their arguments, so they
 # carry no annotations (the typed API is ``solver.Solver``).
 # mypy: disable-error-code="no-untyped-def, no-untyped-call"
-"""Numba kernels of the exact Connect Four solver.
+"""The search of the exact Connect Four solver: null-window alpha-beta without recursion
+(:func:`negamax`) and the probes that solve a position (:func:`solve_position`).
 
 Everything here is a pure function over ``uint64``/``int64`` scalars and numpy
 arrays, so it compiles with ``numba.njit`` and also runs as plain Python when
-``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches).
-
-Board encoding (``width`` columns of ``height`` cells, ``(height + 1) * width <= 64``):
-bit ``col * (height + 1) + row`` is the cell of column ``col`` (0 = leftmost) and
-row ``row`` (0 = bottom); the bit just above each column's top cell is a
-sentinel that always stays 0.  A position is two words:
-
-* ``mask``: every stone on the board;
-* ``current``: the stones of the side to move.
-
-``current + mask`` is a unique key of the position (within one column the
-values of ``mask + stones`` for ``k`` stones lie in ``[2**k - 1, 2**(k+1) - 2]``,
-so different columns contents never collide).
+``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches). The board is encoded as ``_bitboard``
+says, the transposition table laid out as ``_table`` says.
 
 Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
 stone when ``n`` stones are already on the board scores ``(cells + 1 - n) // 2``
 and the loser the negation; scores are from the side to move's view.
-
-Transposition table: a ``uint64`` array of ``2**b`` slots (``b >= 16``).  The key
-``k`` is scrambled by ``h = k * HASH_MUL mod 2**64`` (a bijection: the
-multiplier is odd).  A slot holds ``(key bits) | (gen << 8) | code`` and the slot index
-gives the top bits of ``h`` that the key bits leave out, so a hit is never a false hit, for
-any board size, and no division is needed:
-
-* small tables (``b < 18``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
-  bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
-* tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
-  ``SHALLOW_EMPTY`` (18) empty cells lives in slot ``h >> (64 - b)`` of the whole table; a
-  shallower one in slot ``h >> 46``, i.e. in the first ``2**18`` slots only.  The shallow
-  positions are most of the nodes but each is a small subtree: in their own region (2 MiB)
-  they stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
-  positions.  The key bits are ``h << 17`` (the low 47 bits of ``h``: the slot index gives at
-  least the top 18) with bit 16 set for a shallow position, so that a deep entry that lies in
-  the shallow region is never taken for a shallow one, nor the reverse.  The threads of one
-  search each have a shallow region of their own (thread ``i``: slots ``i * 2**18`` on,
-  ``ctrl[CTRL_REGION]``, when the table holds them all): they share the deep positions, but a
-  shallow slot written by one thread no longer evicts the other's cached copy (measured on the
-  empty board, two threads: 21.5 M nodes/s a thread with one shared region, 26.0 M with two).
 
 Threads that search one position together (lazy SMP: one shared table, each its own probes;
 see ``solve_position``) also share an array of marks, ``shared[2:]``: at a node with more than
@@ -52,17 +21,7 @@ deferral), so that the threads split a node's moves instead of searching the sam
 by side (measured, two threads, Test_L1_R3 first 20 lines: the busiest thread's nodes 1.59x
 fewer than one thread's without the marks, 1.76x with them).
 
-Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
-and their mirror image's (columns in reverse order; same score), so the two share an entry.
-
-``gen`` (1..255) is
-the table's generation: a slot of another generation (or 0, empty) is a miss, so the
-table is cleared by moving to the next generation.  ``code = v + 64`` stores the upper
-bound ``v`` (the search
-failed low), ``code = v + 160`` the lower bound ``v`` (the search failed
-high); scores lie in ``[-32, 32]``.  Replacement rule: always replace -- a
-store overwrites whatever the slot held (another position, or an older bound
-of the same position).  Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
+Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
 nor write the table (their subtrees cost less than a cache miss).  Positions with more than
 ``ETC_EMPTY`` empty cells first look up their children's entries (enhanced transposition
 cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
@@ -75,159 +34,63 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._board import (
-    ABORTED,
-    BAD_COLUMN,
-    BUSY_BITS,
-    BUSY_EMPTY,
-    BUSY_SHIFT,
-    COLUMN_FULL,
-    CTRL_GEN,
-    CTRL_MAX_NODES,
-    CTRL_REGION,
-    CTRL_SEARCHED,
-    CTRL_SIZE,
-    CTRL_STOP,
-    ETC_AFTER,
-    ETC_EMPTY,
-    FULL_COLUMN,
-    GAME_OVER,
-    HASH_MUL,
-    LOWER_CODE,
-    MOOT,
-    NO_TABLE_EMPTY,
-    NOT_FOUND,
-    OK,
-    SHARED_BIG,
-    STOPPED,
+from ._bitboard import (
     U0,
     U1,
-    U2,
-    U3,
     U8,
-    U16,
     U255,
-    UPPER_CODE,
     board_mask,
     bottom_mask,
     can_win_next,
     column_mask,
     non_losing_moves,
     popcount,
-    possible_moves,
+    winning_cells,
+)
+from ._database_probe import NOT_FOUND, db_probe
+from ._table import (
+    HASH_MUL,
+    LOWER_CODE,
+    UPPER_CODE,
     prefetch,
     table_key,
     table_place,
     table_shift,
-    winning_cells,
 )
 
-__all__ = [
-    "ABORTED",
-    "BAD_COLUMN",
-    "COLUMN_FULL",
-    "CTRL_GEN",
-    "CTRL_MAX_NODES",
-    "CTRL_REGION",
-    "CTRL_SEARCHED",
-    "CTRL_SIZE",
-    "CTRL_STOP",
-    "ETC_AFTER",
-    "ETC_EMPTY",
-    "FULL_COLUMN",
-    "GAME_OVER",
-    "HASH_MUL",
-    "LOWER_CODE",
-    "MOOT",
-    "NOT_FOUND",
-    "NO_TABLE_EMPTY",
-    "OK",
-    "SHARED_BIG",
-    "STOPPED",
-    "U0",
-    "U1",
-    "U2",
-    "U3",
-    "U8",
-    "U16",
-    "U255",
-    "UPPER_CODE",
-    "board_mask",
-    "bottom_mask",
-    "can_win_next",
-    "column_mask",
-    "db_probe",
-    "negamax",
-    "non_losing_moves",
-    "popcount",
-    "possible_moves",
-    "prefetch",
-    "solve_position",
-    "table_shift",
-    "winning_cells",
-]
+# Positions with at most this many empty cells are searched without the table: their subtrees
+# are so small that a table read (a cache miss, nearly always) costs more than it saves.
+NO_TABLE_EMPTY = 4
 
+# Positions with more than this many empty cells look their children up in the table before
+# searching any (an enhanced transposition cut-off: a child's upper bound may fail the node
+# high at once); nearer the end, that look-up costs more than the nodes it saves.
+ETC_EMPTY = 16
+# ... but only once this many nodes were searched in the table's generation: in a table just
+# cleared the children's entries are missing or not in the CPU caches, and each look-up stalls
+# the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
+# 290 us a position with these look-ups, 170 us without).
+ETC_AFTER = 1 << 17
 
-@njit(cache=True, inline="always")
-def _huffman(p1, mask, width, height, mirrored):
-    """The database key of a position: columns left to right (right to left if ``mirrored``),
-    each stone bottom up as 2 bits (``10`` first player, ``11`` second), then a ``0`` ending
-    the column, then one more ``0``; for 12 stones this fills exactly 32 bits, read as a
-    signed 32-bit integer."""
-    code = np.int64(0)
-    for i in range(width):
-        col = width - 1 - i if mirrored else i
-        for row in range(height):
-            bit = U1 << np.uint64(col * (height + 1) + row)
-            if (mask & bit) == U0:
-                break
-            code = (code << 2) | (2 if (p1 & bit) != U0 else 3)
-        code <<= 1
-    code <<= 1
-    if code >= (np.int64(1) << 31):
-        code -= np.int64(1) << 32
-    return code
+ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
+MOOT = 10_001  # negamax's value when other threads already answered its probe
+SHARED_BIG = 1_000  # the starting bounds of a shared interval: wider than every score
 
-
-@njit(cache=True, inline="always")
-def _bsearch(keys, key):
-    """Index of ``key`` in the sorted array ``keys``, or -1."""
-    lo = 0
-    hi = keys.shape[0] - 1
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        k = np.int64(keys[mid])
-        if k == key:
-            return mid
-        if k < key:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
-
-
-@njit(cache=True)
-def db_probe(current, mask, nb, width, height, db_keys, db_vals):
-    """The exact score (side to move's view) of a position of the 12-stone database, or
-    NOT_FOUND.  The database stores, from the first player's view, 0 for a draw and
-    ``+-(100 - d)`` for a win or loss ``d`` plies from now (the winning stone included); a
-    win whose winning stone is the ``d``-th from here scores ``(cells + 2 - nb - d) // 2``."""
-    p1 = current if (nb & 1) == 0 else current ^ mask
-    i = _bsearch(db_keys, _huffman(p1, mask, width, height, False))
-    if i < 0:
-        i = _bsearch(db_keys, _huffman(p1, mask, width, height, True))
-        if i < 0:
-            return NOT_FOUND
-    v = np.int64(db_vals[i])
-    if v == 0:
-        return 0
-    d = 100 - abs(v)
-    s = (width * height + 2 - nb - d) // 2
-    if v < 0:
-        s = -s
-    if (nb & 1) == 1:
-        s = -s
-    return s
+# the control array (int64) shared by a search and whoever watches it
+CTRL_STOP = 0  # set non-zero to stop every search reading this array within 4,096 nodes
+CTRL_MAX_NODES = 1  # stop when a search's node count (stats[0]) reaches this
+CTRL_GEN = 2  # the table generation, 1..255
+CTRL_SEARCHED = 3  # nodes searched in this generation so far (by the searches of this array)
+CTRL_REGION = 4  # first slot of this search thread's own shallow region (see table_place)
+CTRL_SIZE = 5
+# Threads that search one position together mark the children they are searching in a small
+# shared array of marks (``shared[2:]``, 2**BUSY_BITS keys; see negamax): a thread that meets a
+# marked child among a node's later moves searches it after the others (ABDADA's deferral), so
+# that the threads split a node's moves instead of searching the same subtree side by side.
+# Only nodes with more than BUSY_EMPTY empty cells mark and look (few nodes, large subtrees).
+BUSY_BITS = 14
+BUSY_SHIFT = np.uint64(64 - BUSY_BITS)
+BUSY_EMPTY = 20
 
 
 @njit(cache=True, inline="always")

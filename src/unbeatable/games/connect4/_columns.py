@@ -1,0 +1,129 @@
+# The kernels are numba-compiled: numba types them from their arguments, so they
+# carry no annotations (the typed API is ``solver.Solver``).
+# mypy: disable-error-code="no-untyped-def, no-untyped-call"
+"""Every column of a position, for the Connect Four solver: each column's score
+(:func:`score_map`) or which columns are best (:func:`best_map`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._bitboard import U0, board_mask, bottom_mask, can_win_next, column_mask, winning_cells
+from ._negamax import ABORTED, SHARED_BIG, negamax, solve_position
+
+FULL_COLUMN = -1000  # score-map marker of a full column
+
+
+@njit(cache=True, inline="always")
+def _columns_of(current_in, mask_in, width, height):
+    """What :func:`score_map` and :func:`best_map` need to try each column of a position:
+    its words, its cell count, the bottom and board masks, and the cells where the side to
+    move wins at once."""
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    board = board_mask(width, height)
+    wins = winning_cells(current, mask, height, board)
+    return current, mask, width * height, bottom_mask(width, height), board, wins
+
+
+@njit(cache=True, nogil=True)
+def score_map(
+    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
+):  # fmt: skip
+    """``out_lo[col] <= score of playing column col <= out_hi[col]`` (side to move's view;
+    equal once solved), or FULL_COLUMN in both for a full column.  Columns are solved in the
+    order ``order`` (0-based columns); returns True if every column was solved, False when
+    ``ctrl`` stopped the search (the columns not reached keep the trivial bounds).
+    """
+    current, mask, cells, bottom, _board, wins = _columns_of(current_in, mask_in, width, height)
+    res = np.zeros(2, dtype=np.int64)
+    shared = np.zeros(2, dtype=np.int64)
+    complete = True
+    for i in range(order.shape[0]):
+        col = order[i]
+        cm = column_mask(col, height)
+        m = (mask + (bottom & cm)) & cm
+        if m == U0:
+            out_lo[col] = FULL_COLUMN
+            out_hi[col] = FULL_COLUMN
+        elif (wins & m) != U0:
+            out_lo[col] = 1 if weak else (cells + 1 - nb) // 2
+            out_hi[col] = out_lo[col]
+        elif not complete:
+            out_lo[col] = -1 if weak else -((cells - nb) // 2)
+            out_hi[col] = 1 if weak else (cells - nb) // 2
+        else:
+            shared[0] = -SHARED_BIG
+            shared[1] = SHARED_BIG
+            done = solve_position(
+                current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
+                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+            )  # fmt: skip
+            out_lo[col] = -res[1]
+            out_hi[col] = -res[0]
+            if not done:
+                complete = False
+    return complete
+
+
+@njit(cache=True, nogil=True)
+def best_map(
+    current_in, mask_in, nb, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out_lo, out_hi, order,
+):  # fmt: skip
+    """Which columns are best: the position's score ``v`` first (:func:`solve_position`, with
+    ``role`` and ``shared`` as there), then one null-window probe per column, in the order
+    ``order``, of whether its child keeps ``v`` (every child scores at least ``-v`` from its
+    side's view; a probe that fails low proves it scores exactly that). A best column gets
+    ``out_lo == out_hi == v``; another its exact score when the game ends at once, else an
+    upper bound below ``v`` (``out_lo`` is then the trivial lower bound); a full column
+    FULL_COLUMN in both. Cheaper than :func:`score_map`, which solves every column: each probe
+    asks a child one question. Returns True when every column was placed; False when ``ctrl``
+    stopped the search (the columns not reached keep the trivial bounds). Strong scores only.
+    """
+    current, mask, cells, bottom, board, wins = _columns_of(current_in, mask_in, width, height)
+    res = np.zeros(2, dtype=np.int64)
+    own = np.zeros(2, dtype=np.int64)
+    complete = solve_position(
+        current, mask, nb, False, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, role, shared, res,
+    )  # fmt: skip
+    v = res[0]
+    target = -v
+    loss = -((cells - nb) // 2)  # the opponent wins with its next stone
+    for i in range(order.shape[0]):
+        col = order[i]
+        cm = column_mask(col, height)
+        m = (mask + (bottom & cm)) & cm
+        out_lo[col] = loss
+        out_hi[col] = (cells - nb) // 2
+        if m == U0:
+            out_lo[col] = FULL_COLUMN
+            out_hi[col] = FULL_COLUMN
+        elif (wins & m) != U0:
+            out_lo[col] = (cells + 1 - nb) // 2
+            out_hi[col] = out_lo[col]
+        elif not complete:
+            continue
+        elif nb + 1 >= cells:  # the last stone, not a winning one: a draw
+            out_lo[col] = 0
+            out_hi[col] = 0
+        elif can_win_next(current ^ mask, mask | m, height, bottom, board):
+            out_hi[col] = loss
+        else:
+            own[0] = -SHARED_BIG
+            own[1] = SHARED_BIG
+            r = negamax(
+                current ^ mask, mask | m, nb + 1, target, target + 1, width, height, table,
+                stats, fu, fi, db_keys, db_vals, db_ply, ctrl, own,
+            )  # fmt: skip
+            if r == ABORTED:
+                complete = False
+            elif r <= target:  # the child scores at most -v, so exactly -v: a best column
+                out_lo[col] = v
+                out_hi[col] = v
+            else:  # the child scores at least r > -v
+                out_hi[col] = -r
+    return complete
