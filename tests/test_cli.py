@@ -17,7 +17,7 @@ from tests.helpers import one_error_line, run
 from unbeatable import cli, get_game, registered
 from unbeatable.bench import run_bench
 from unbeatable.report import SCHEMA
-from unbeatable.search import Searcher, SearchResult
+from unbeatable.search import Searcher, SearchResult, policy
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
@@ -63,8 +63,12 @@ def test_top_level_help_and_no_command() -> None:
     assert code == 0 and "Example:" in out
     for name in subcommands():
         assert name in out
-    code, out, _ = run()
-    assert code == 2 and "usage" in out
+    code, out, err = run()  # as any missing argument: one line on stderr (issue 18, defect 4)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        "unbeatable: error: the following arguments are required: COMMAND "
+        "(see 'unbeatable --help')"
+    ]
 
 
 # --- user errors: one line, exit code 2, no traceback ---------------------------------------
@@ -417,7 +421,7 @@ def test_ctrl_c_before_the_ai_has_a_move_makes_it_move_at_once(
 
     monkeypatch.setattr(cli.play.Session, "warn_if_slow", lambda self: None)
     monkeypatch.setattr(Searcher, "iterate", iterate)
-    monkeypatch.setattr(cli.play, "QUICK_MOVE_SECONDS", 0.05)
+    monkeypatch.setattr(policy, "QUICK_MOVE_SECONDS", 0.05)
     code, out, _ = run("play", "tictactoe", "--human", "second", stdin="quit\n")
     assert code == 0
     assert "interrupted: the best move of a 0.05 s search" in out
@@ -428,7 +432,7 @@ def test_exact_analysis_agrees_with_a_single_search() -> None:
     # Without limits analyze deepens ply by ply; the answer is that of one exact search.
     _, out, _ = run("analyze", "tictactoe", "5", "--json")
     data = json.loads(out)
-    result = Searcher().search(get_game("tictactoe").parse_position("5"), analyse=True)
+    result = Searcher().search(get_game("tictactoe").parse_position("5"), analyze=True)
     assert data["score"]["value"] == result.score.value
     assert data["exact"] and data["complete"]
     state = get_game("tictactoe").parse_position("5")

@@ -227,7 +227,7 @@ def test_an_exact_analysis_costs_what_the_library_does(game: str, position: str)
     code, out, _ = run("analyze", game, position, "--json")
     assert code == 0
     state = get_game(game).parse_position(position)
-    library = Searcher().search(state, analyse=True)
+    library = Searcher().search(state, analyze=True)
     data = json.loads(out)
     assert data["nodes"] == library.nodes and data["exact"]
     assert data["depth"] == library.depth  # one iteration, not one per ply

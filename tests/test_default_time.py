@@ -98,7 +98,7 @@ def test_an_exact_solve_says_the_game_cannot_be_solved() -> None:
 
 
 @pytest.mark.usefixtures("short")
-def test_the_cli_plays_and_analyses_chess_with_no_limit() -> None:
+def test_the_cli_plays_and_analyzes_chess_with_no_limit() -> None:
     code, out, err = run("play", "chess", "--human", "first", stdin="e2e4\nquit\n")
     assert code == 0, err
     assert f"{SECONDS:g} s a move: the game is too large to solve" in out

@@ -193,10 +193,10 @@ def test_an_observer_costs_no_node_and_changes_no_answer() -> None:
     for spec in GAMES:
         for state in _positions(spec, 2, 5):
             for algorithm in ALGORITHMS:
-                plain = Searcher(algorithm).search(state, Limits(depth=3), analyse=True)
+                plain = Searcher(algorithm).search(state, Limits(depth=3), analyze=True)
                 seen: list[SearchEvent] = []
                 watched = Searcher(algorithm).search(
-                    state, Limits(depth=3), analyse=True, observer=seen.append
+                    state, Limits(depth=3), analyze=True, observer=seen.append
                 )
                 assert seen
                 assert (plain.nodes, plain.move_scores, plain.pv, plain.cutoffs) == (

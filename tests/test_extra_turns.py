@@ -41,7 +41,7 @@ def test_the_one_row_of_two_boxes_is_a_draw_kept_only_by_the_middle_edge() -> No
     state = Dots(1, 2)
     assert truth(state) == 0
     for variant in VARIANTS:
-        result = search(state, analyse=True, **variant)  # type: ignore[arg-type]
+        result = search(state, analyze=True, **variant)  # type: ignore[arg-type]
         assert result.score.is_draw, (variant, result.score)
         # the middle vertical edge (number 5) keeps the draw; every other edge loses
         assert result.best_moves == (5,), (variant, result.best_moves)
@@ -65,7 +65,7 @@ def test_every_algorithm_agrees_with_brute_force(rows: int, cols: int, count: in
             plain = plain or variant.get("table_size") == 3
             if plain and state.ply < state.edges - 7:
                 continue  # no table and a long game: too many nodes for a unit test
-            result = search(state, analyse=True, **variant)  # type: ignore[arg-type]
+            result = search(state, analyze=True, **variant)  # type: ignore[arg-type]
             assert result.score.value == expected, (variant, state, result.score)
             assert result.move_scores is not None
             for move, score in result.move_scores.items():
@@ -105,5 +105,5 @@ def test_parallel_search_agrees() -> None:
         for state in positions(2, 2, 6, seed=7):
             if state.outcome() is not None:
                 continue
-            result = searcher.search(state, analyse=True)
+            result = searcher.search(state, analyze=True)
             assert result.score.value == truth(state), state

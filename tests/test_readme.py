@@ -54,3 +54,19 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert [
         line for line in ci.splitlines() if line and not line.startswith(("#", "set ", "cd "))
     ] == ["make test"]
+
+
+def test_the_readme_shell_examples_need_nothing_outside_the_repository() -> None:
+    shell = "\n".join(re.findall(r"```sh\n(.*?)```", README, re.S))
+    assert "../" not in shell  # a clone of the project alone has no ../shared (issue 18, #8)
+
+
+def test_the_readme_solve_example_checks_its_scores() -> None:
+    from tests.clirun import run
+
+    found = re.search(r"unbeatable solve connect4 <<'END'[^\n]*\n(.*?)\nEND\n", README, re.S)
+    assert found is not None
+    lines = found.group(1).splitlines()
+    assert len(lines) >= 3 and all(len(line.split()) == 2 for line in lines)  # POSITION SCORE
+    code, out, err = run("solve", "connect4", stdin=found.group(1) + "\n")
+    assert (code, err) == (0, "") and out.splitlines() == lines

@@ -252,7 +252,7 @@ def test_aspiration_re_searches_keep_the_values(monkeypatch: pytest.MonkeyPatch)
     seen = {"low": 0, "high": 0}
     root_moves = driver._SerialStep._root_moves
 
-    def spy(self: driver._SerialStep, root, moves, depth, analyse, search, low, high):  # type: ignore[no-untyped-def]
+    def spy(self: driver._SerialStep, root, moves, depth, analyze, search, low, high):  # type: ignore[no-untyped-def]
         calls = 0
 
         def counted(*args: object) -> int:
@@ -260,7 +260,7 @@ def test_aspiration_re_searches_keep_the_values(monkeypatch: pytest.MonkeyPatch)
             calls += 1
             return search(*args)  # type: ignore[no-any-return]
 
-        done = root_moves(self, root, moves, depth, analyse, counted, low, high)
+        done = root_moves(self, root, moves, depth, analyze, counted, low, high)
         seen["low"] += not done
         seen["high"] += calls > len(moves)
         return done

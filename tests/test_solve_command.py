@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO, cast
 
 from tests.helpers import one_error_line, run
 
@@ -71,3 +72,63 @@ def test_usage_errors_are_one_line_with_exit_code_2(tmp_path: Path) -> None:
         one_error_line(err)
     _, _, err = run("solve", "checkers")
     assert "unknown game 'checkers': choose one of" in err and "tictactoe" in err
+
+
+# --- line ends (issue 18, defect 6) -----------------------------------------------------------
+
+#: Old Mac, Windows and Unix line ends, mixed; an empty line (the start) and a last line
+#: without an end.
+MIXED = "5\r12\r\n\n\r5193\r1"
+SOLVED = ["5 0", "12 2", " 0", " 0", "5193 0", "1 0"]
+
+
+def test_every_line_end_ends_a_line_of_a_text_stream() -> None:
+    code, out, err = run(["solve", "tictactoe"], "5\r12\r")
+    assert code == 0 and err == "" and out.splitlines() == ["5 0", "12 2"]
+    code, out, err = run(["solve", "tictactoe"], MIXED)
+    assert code == 0 and err == "" and out.splitlines() == SOLVED
+
+
+def test_every_line_end_ends_a_line_of_a_file(tmp_path: Path) -> None:
+    for encoding, data in [
+        ("utf-8", MIXED.encode()),
+        ("utf-8 with its mark", b"\xef\xbb\xbf" + MIXED.encode()),
+        ("utf-16", MIXED.encode("utf-16")),
+    ]:
+        path = tmp_path / "positions.txt"
+        path.write_bytes(data)
+        code, out, err = run(["solve", "tictactoe", str(path)])
+        assert (code, err, out.splitlines()) == (0, "", SOLVED), encoding
+
+
+class Trickle(io.RawIOBase):
+    """Bytes that come a piece at a time, as from a pipe (see :func:`trickle`)."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = pieces
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+
+def trickle(*pieces: bytes) -> IO[bytes]:
+    return cast(IO[bytes], Trickle(list(pieces)))
+
+
+def test_a_line_end_split_between_two_reads_is_one_end() -> None:
+    from unbeatable.cli.solve import decode, split_lines
+
+    assert list(split_lines(trickle(b"5\r", b"\n12\r", b"\r", b"\n3"))) == [
+        b"5",
+        b"12",
+        b"",
+        b"3",
+    ]
+    lines = decode(trickle(b"\xef", b"\xbb", b"\xbf5\r", b"\n\xff\r"))
+    assert [(line.number, line.text, bool(line.problem)) for line in lines] == [
+        (1, "5", False),
+        (2, "", True),  # not UTF-8: that line alone
+    ]

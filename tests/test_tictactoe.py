@@ -189,7 +189,7 @@ def test_principal_variation_plays_out_to_the_predicted_result() -> None:
 def test_sooner_wins_are_preferred() -> None:
     # x to move can win at once (cell 3) or later; it must take the immediate win
     state = get_game("tictactoe").parse_position("xx./oo./...")
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert result.best_moves == (2,)
     assert str(result.score) == "win in 1"
     assert result.move_scores is not None

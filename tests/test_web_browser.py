@@ -359,8 +359,12 @@ def test_chess_picked_in_the_menu_played_by_clicking_squares(
     browser.get(f"{base_url}/?game=tictactoe")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#game option[value="chess"]'))
     browser.find_element(By.CSS_SELECTOR, '#game option[value="chess"]').click()
-    # chess cannot be solved: the opponent becomes a time-limited one
-    assert browser.find_element(By.ID, "opponent-kind").get_attribute("value") == "time"
+    # chess cannot be solved: its "perfect" opponent thinks for chess's own move time (the
+    # library's, 1 s), and says so; a shorter time is asked for here
+    kind = browser.find_element(By.ID, "opponent-kind")
+    assert kind.get_attribute("value") == "perfect"
+    assert kind.find_elements(By.TAG_NAME, "option")[0].text == "strongest in 1 s a move"
+    browser.find_element(By.CSS_SELECTOR, '#opponent-kind option[value="time"]').click()
     field = browser.find_element(By.ID, "opponent-arg")
     field.clear()
     field.send_keys("0.3")

@@ -34,6 +34,7 @@ from .common import (
     Parser,
     Streams,
     UsageError,
+    check_digits,
     one_line,
     shorten,
 )
@@ -53,7 +54,9 @@ def build_parser() -> Parser:
         "worker process died, 130 Ctrl-C, 141 the output's reader went away.",
     )
     parser.add_argument("--version", action="version", version=f"unbeatable {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=Parser, required=True
+    )
     for command in COMMANDS:
         command.add_parser(sub)
     return parser
@@ -98,9 +101,8 @@ def _dispatch(argv: Sequence[str] | None, streams: Streams) -> int:
             args = parser.parse_args(argv)  # --help and --version write to ``out``
     except SystemExit as done:
         return done.code if isinstance(done.code, int) else 0
-    if args.command is None:
-        parser.print_help(streams.out)
-        return USAGE
+    if isinstance(getattr(args, "game", None), str):  # Python's own message names no game
+        check_digits(args.game)
     code: int = args.handler(args, streams)
     return code
 

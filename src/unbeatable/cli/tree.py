@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 from .. import render as screen
-from ..game import cut
 from ..games import get_game
+from ..messages import cut
 from ..report import line_text
 from ..tree import (
     MAX_TREE_DEPTH,
@@ -97,9 +98,9 @@ def format_of(args: argparse.Namespace) -> str:
     return str(args.format)
 
 
-def write(path: str, data: str) -> None:
+def write(path: str, data: str | bytes) -> None:
     try:
-        Path(path).write_text(data, encoding="utf-8")
+        Path(path).write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
     except OSError as error:
         raise UsageError(f"cannot write {cut(path)!r}: {error.strerror}") from None
 
@@ -155,7 +156,12 @@ def emit(args: argparse.Namespace, streams: Streams, fmt: str, text: str, summar
             streams.out.write(text)
         return common.OK
     try:
-        render(text, fmt, args.output)
+        # drawn aside, then written as any output is: a path that cannot be written is the
+        # user's error (exit 2), not Graphviz's
+        with tempfile.TemporaryDirectory() as folder:
+            drawn = Path(folder) / f"tree.{fmt}"
+            render(text, fmt, drawn)
+            write(args.output, drawn.read_bytes())
     except GraphvizMissingError as error:
         dot_path = str(Path(args.output).with_suffix(".dot"))
         write(dot_path, text)

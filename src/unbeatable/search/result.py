@@ -95,16 +95,16 @@ def rank_moves(
     legal: Sequence[Move],
     values: Mapping[Move, int],
     exact: bool,
-    analyse: bool,
+    analyze: bool,
 ) -> tuple[int, tuple[Move, ...], dict[Move, Score] | None]:
     """From the root moves' values: the best value, the moves that reach it (in legal order),
-    and when analysing every move's score (exact if the search was; a win or loss always is).
+    and when analyzing every move's score (exact if the search was; a win or loss always is).
     Moves without a value (a search cut short) are left out."""
     known = [m for m in legal if m in values]
     best_value = max(values[m] for m in known)
     best = tuple(m for m in known if values[m] >= best_value)
     scores = None
-    if analyse:
+    if analyze:
         scores = {
             m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal if m in values
         }

@@ -8,8 +8,11 @@ page and ``unbeatable analyze --json`` show the same numbers. For a game whose m
 in another notation (chess: SAN beside UCI), an answer also holds ``labels`` (each legal move's)
 and ``pv_labels`` (the principal variation's), which the page shows.
 
-A game too large to solve (chess, :func:`.inputs.endless`) is never searched to its end: every
-search of it has a time limit inside the cap (:func:`.inputs.endless_limits`).
+Every search's limits come from the library's policy (:func:`unbeatable.search.policy.
+limits_for`, with the purpose and the server's cap): a game too large to solve (chess) is never
+searched to its end, any time limit is held inside the cap, and an opponent's move is one search
+with a time limit (exact where it can be: a game's own solver gets half the time, then the
+game's evaluation chooses).
 """
 
 from __future__ import annotations
@@ -17,17 +20,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
-from ..report import analyse as run_analysis
+from ..report import analyze as run_analysis
 from ..report import build_report, line_text
-from ..search import Limits, ParallelSearcher, Searcher
+from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
 from ..tree import TreeTooLargeError, build_tree
-from .inputs import BadInput, endless, endless_limits, within
+from .inputs import BadInput
 from .treeview import algorithm_counts, tree_json
 
 __all__ = ["Job", "run_job"]
@@ -51,21 +54,14 @@ class Job:
     workers: int = 2
 
 
-def capped(limits: Limits, cap: float) -> Limits:
-    """The limits of a request with a time limit held to the server's cap. No limit means an
-    exact search, as ``unbeatable analyze`` runs it (the worker is stopped past the cap)."""
-    if limits.time is not None and limits.time > cap:
-        return Limits(depth=limits.depth, time=cap, nodes=limits.nodes)
-    return limits
-
-
-def analyse(job: Job) -> dict[str, Any]:
+def analyze(job: Job) -> dict[str, Any]:
     """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
-    library's one analysis (:func:`unbeatable.report.analyse`)."""
+    library's one analysis (:func:`unbeatable.report.analyze`)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = capped(Limits(depth=job.depth, time=job.time), job.cap)
-    limits = endless_limits(state, limits, job.cap)
+    limits = policy.limits_for(
+        state, Limits(depth=job.depth, time=job.time), purpose="analysis", cap=job.cap
+    )
     analysis = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves)
     report, result = analysis.report, analysis.result
     assert report is not None and result is not None  # Ctrl-C does not reach a worker
@@ -93,27 +89,31 @@ def choose(job: Job) -> dict[str, Any]:
         move = player.choose(state)
         return {"move": state.move_text(move), "label": state.move_label(move), "report": None}
     searcher = player.searcher
-    limits = player.limits
-    if endless(state):  # "perfect": as long as the cap allows; any other limit within it
-        limits = (
-            Limits(time=within(job.cap))
-            if limits == Limits()
-            else endless_limits(state, limits, job.cap)
-        )
-    elif limits == Limits() and not searcher.uses_solver(state):
-        limits = Limits(time=within(job.cap))  # exact when it can be, a move within the cap
-    elif limits.time is not None and limits.time > within(job.cap):
-        # held inside the cap, with room for the answer's way back (at the cap itself the
-        # worker would be stopped as the search ends: a 504 for a move that was found)
-        limits = replace(limits, time=within(job.cap))
+    limits = policy.limits_for(state, player.limits, purpose="move", cap=job.cap)
     result = searcher.search(state, limits)
     assert result.move is not None
     report = build_report(game, state, result, given=job.moves).to_json()
-    return {
+    found: dict[str, Any] = {
         "move": state.move_text(result.move),
         "label": state.move_label(result.move),
         "report": with_labels(report, state, result.pv),
     }
+    note = _unsettled(state, player.limits, limits, result)
+    if note:
+        found["note"] = note
+    return found
+
+
+def _unsettled(state: State, asked: Limits, limits: Limits, result: SearchResult) -> str:
+    """What a perfect opponent's move is when perfect play did not finish inside the cap."""
+    if asked != Limits() or policy.too_large(state) or result.exact or limits.time is None:
+        return ""
+    how = (
+        "bounds the game's own solver proved"
+        if result.algorithm == "solver"
+        else "a search with the game's evaluation"
+    )
+    return f"perfect play did not finish within {limits.time:g} s: this move comes from {how}"
 
 
 def tree(job: Job) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def parallel(job: Job) -> dict[str, Any]:
     """One parallel search and its task log: which worker searched what, and when."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = endless_limits(state, Limits(depth=job.depth), job.cap)
+    limits = policy.limits_for(state, Limits(depth=job.depth), purpose="analysis", cap=job.cap)
     with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
         result = searcher.search(state, limits)
         log = list(searcher.task_log)
@@ -176,10 +176,10 @@ def parallel(job: Job) -> dict[str, Any]:
 
 def warm_up() -> None:
     """Load what searches compile (the Connect Four solver's kernels) in this process."""
-    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+    analyze(Job("analyze", "connect4", "4444443322", 10.0))
 
 
-JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
+JOBS = {"analyze": analyze, "move": choose, "tree": tree, "parallel": parallel}
 
 
 def run_job(job: Job) -> dict[str, Any]:

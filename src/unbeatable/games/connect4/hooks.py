@@ -17,6 +17,7 @@ past it for the loading (see :func:`ready_solver`).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import TYPE_CHECKING, NamedTuple
@@ -47,6 +48,20 @@ _LOCK = threading.Lock()
 _READY: set[tuple[int, int, int | None]] = set()
 _LOADERS: dict[tuple[int, int, int | None], threading.Thread] = {}
 _FAILED: dict[tuple[int, int, int | None], BaseException] = {}
+
+
+
+def _finish_loading() -> None:
+    """Before this process forks (a pool of worker processes), let a loading thread that a
+    search with a deadline left behind finish: a child forked in the middle of its import
+    would inherit a module half imported (``cannot import name 'Solver' from partially
+    initialized module``) and a lock nobody releases."""
+    for loader in list(_LOADERS.values()):
+        if loader.is_alive():
+            loader.join()
+
+
+os.register_at_fork(before=_finish_loading)
 
 #: Without the database, from this many stones on a position is solved in milliseconds at most
 #: (Pons' middle-game sets, 15 to 28 stones played, take 3.6 ms on average here), so a quick

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from ...game import FIRST, Move, SolveRequest, State
+from .. import policy
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
 from ..options import SearchOptions
@@ -225,7 +226,7 @@ def _solve_whole(task: Task, start: float, cpu: float) -> Report:
     options = task.config.options
     score = None
     nodes = hits = cutoffs = 0
-    if options.uses_solver(state):
+    if policy.uses_solver(options, state):
         score = state.solver_value(_one_thread(options, weak))
     if score is None:
         searcher = Searcher(options=options.__class__.make(options, table=False))

@@ -50,8 +50,8 @@ function readUrl() {
   page.spec = query.get("game") || "tictactoe";
   const moves = query.get("moves") || "";
   page.movesText = moves;
-  // chess cannot be solved: unless told otherwise, its AI thinks for a second, not the whole cap
-  page.opponent = query.get("opponent") || (page.spec === "chess" ? "time:1" : "perfect");
+  // a game too large to solve (chess): "perfect" thinks for the game's own time a move
+  page.opponent = query.get("opponent") || "perfect";
   page.human = query.get("human") || "first";
   page.fen = query.get("fen") || "";
 }
@@ -111,8 +111,9 @@ function drawParams(values = {}) {
     option.textContent = names[index];
   });
   $("flip").hidden = !chess;
-  // chess cannot be solved: its "perfect" opponent is the strongest within the time cap
-  $("opponent-kind").options[0].textContent = chess ? "strongest in the cap" : "perfect";
+  // a game too large to solve: its "perfect" opponent thinks for the game's own time a move
+  $("opponent-kind").options[0].textContent =
+    game.move_time ? `strongest in ${game.move_time} s a move` : "perfect";
   if (!game.available) html("span", { class: "unavailable" }, holder, game.error);
   for (const param of game.params) {
     const label = html("label", {}, holder, `${param.name} `);
@@ -440,13 +441,6 @@ async function showParallel(event) {
 function wireSetup() {
   $("game").addEventListener("change", () => {
     drawParams();
-    const game = page.games.find((g) => g.name === $("game").value);
-    if (game && game.board === "chess" && $("opponent-kind").value === "perfect") {
-      // chess cannot be solved: a move in a second, not the whole time cap
-      $("opponent-kind").value = "time";
-      $("opponent-arg").hidden = false;
-      $("opponent-arg").value = "1";
-    }
   });
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
