@@ -1,5 +1,6 @@
-"""Helpers the test modules share: the command line run in-process, its one-line errors, and
-random positions."""
+"""Helpers the test modules share: the command line run in-process (``run``), the one line a
+user error prints (``one_error_line``; ``error_line`` for an argument error, without its
+prefix), and random positions."""
 
 from __future__ import annotations
 
@@ -37,6 +38,16 @@ def one_error_line(err: str) -> str:
     assert len(lines) == 1, err
     assert lines[0].startswith("unbeatable")
     return lines[0]
+
+
+def error_line(err: str) -> str:
+    """The one line of a user error on stderr, without ``unbeatable: error: ``; fails the test
+    on a traceback or more than one line."""
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("unbeatable: error: "), err
+    return lines[0].removeprefix("unbeatable: error: ")
 
 
 def random_position(spec: str, plies: int, rng: random.Random | int) -> State:

@@ -62,7 +62,7 @@ def test_the_readme_shell_examples_need_nothing_outside_the_repository() -> None
 
 
 def test_the_readme_solve_example_checks_its_scores() -> None:
-    from tests.clirun import run
+    from tests.helpers import run
 
     found = re.search(r"unbeatable solve connect4 <<'END'[^\n]*\n(.*?)\nEND\n", README, re.S)
     assert found is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import IO, cast
 
@@ -83,9 +84,9 @@ SOLVED = ["5 0", "12 2", " 0", " 0", "5193 0", "1 0"]
 
 
 def test_every_line_end_ends_a_line_of_a_text_stream() -> None:
-    code, out, err = run(["solve", "tictactoe"], "5\r12\r")
+    code, out, err = run("solve", "tictactoe", stdin="5\r12\r")
     assert code == 0 and err == "" and out.splitlines() == ["5 0", "12 2"]
-    code, out, err = run(["solve", "tictactoe"], MIXED)
+    code, out, err = run("solve", "tictactoe", stdin=MIXED)
     assert code == 0 and err == "" and out.splitlines() == SOLVED
 
 
@@ -97,7 +98,7 @@ def test_every_line_end_ends_a_line_of_a_file(tmp_path: Path) -> None:
     ]:
         path = tmp_path / "positions.txt"
         path.write_bytes(data)
-        code, out, err = run(["solve", "tictactoe", str(path)])
+        code, out, err = run("solve", "tictactoe", str(path))
         assert (code, err, out.splitlines()) == (0, "", SOLVED), encoding
 
 
