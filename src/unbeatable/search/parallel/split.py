@@ -323,6 +323,8 @@ class Run:
                 report.worker,
                 sent,
                 moves,
+                report.host,
+                report.rank,
             )
         )
 

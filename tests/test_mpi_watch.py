@@ -1,0 +1,166 @@
+"""The watch on workers that do not report their own death (search/parallel/watch.py), and
+``unbeatable mpi``'s reading of host files: no MPI needed, loopback only."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.clirun import error_line, run
+from unbeatable.cli.common import UsageError
+from unbeatable.cli.mpi import HostEntry, read_hostfile
+from unbeatable.search.parallel.pool import Where, WorkerLostError
+from unbeatable.search.parallel.watch import Loss, Watch, Worker, where_am_i
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    from unbeatable.search.parallel.watch import Line, announce
+    host, port, token = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    for key in sys.argv[4:]:
+        announce(Line((host, port), token, int(key)))
+    print("announced", flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def _worker(watch: Watch, *keys: int, token: str | None = None) -> subprocess.Popen[str]:
+    """A process that names ``keys`` on the watch's line, then waits to be killed."""
+    port = watch.address[1]
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKER, "127.0.0.1", str(port), token or watch.token,
+         *map(str, keys)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == "announced\n"
+    return process
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """SIGKILL, as the kernel's OOM killer would."""
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
+
+
+def test_a_killed_worker_is_named_with_its_last_task() -> None:
+    watch = Watch()
+    try:
+        worker = _worker(watch, 3, 7)
+        time.sleep(0.2)
+        assert not watch.alarm.done()  # alive: no alarm
+        _end(worker)
+        loss = watch.alarm.result(timeout=10)
+    finally:
+        watch.close()
+    assert loss.key == 7
+    me = where_am_i()
+    assert loss.worker == Worker(me.host, me.listed, None, worker.pid)
+    assert watch.losses == [loss]
+
+
+def test_a_line_closed_with_a_goodbye_is_no_death() -> None:
+    """A worker closes its oldest line (a searcher long gone) after saying bye."""
+    watch = Watch()
+    hello = {"token": watch.token, "host": "h", "listed": None, "rank": 1, "pid": 5}
+    try:
+        with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
+            sock.sendall(json.dumps(hello).encode() + b"\n4\nbye\n")
+        with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
+            sock.sendall(json.dumps(hello).encode() + b"\n5\n")
+        assert watch.alarm.result(timeout=10) == Loss(Worker("h", None, 1, 5), 5)
+        assert len(watch.losses) == 1
+    finally:
+        watch.close()
+
+
+def test_strangers_are_not_heard() -> None:
+    """A connection without the token, with junk, or with too long a line is closed and is
+    no worker's death."""
+    watch = Watch()
+    try:
+        _end(_worker(watch, 1, token="0" * 32))
+        for junk in (b"hello\n", b"x" * 10_000, json.dumps({"token": watch.token}).encode()
+                     + b"\n"):
+            with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
+                sock.sendall(junk)
+        time.sleep(0.5)
+        assert not watch.alarm.done()
+        assert watch.losses == []
+    finally:
+        watch.close()
+
+
+def test_closing_the_watch_ends_its_thread_and_port() -> None:
+    watch = Watch()
+    port = watch.address[1]
+    watch.close()
+    watch.close()  # twice is fine
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_the_lost_error_names_the_worker_and_the_task() -> None:
+    worker = Worker("h1", "10.0.0.2", 3, 1234)
+    where = Where("x../.../...", "", "x../.../...")
+    error = where.lost(worker, idle=False)
+    assert isinstance(error, WorkerLostError)
+    assert error.worker == worker
+    assert str(error) == (
+        "MPI rank 3 (process 1234 on host h1, 10.0.0.2) died in the task solving 'x../.../...'"
+    )
+    assert str(where.lost(Worker("vm", None, None, 9), idle=True)) == (
+        "the worker (process 9 on host vm) died between tasks, with the task solving "
+        "'x../.../...'"
+    )
+    assert Loss(worker, None).key is None
+
+
+# --- host files ---------------------------------------------------------------------------------
+
+
+def test_host_files_are_read_as_mpich_reads_them(tmp_path: Path) -> None:
+    hosts = tmp_path / "hosts"
+    hosts.write_text("# the cluster\nnode1:4\n\n  node2   # two cores\n10.0.0.3:2\nnode-4.lan\n")
+    assert read_hostfile(hosts) == [
+        HostEntry("node1", 4), HostEntry("node2", 1), HostEntry("10.0.0.3", 2),
+        HostEntry("node-4.lan", 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("node1:x\n", "node1:x"), ("node1:0\n", "node1:0"), ("a b\n", "a b"), ("# none\n", "no host")],
+)
+def test_bad_host_files_are_one_line(tmp_path: Path, text: str, named: str) -> None:
+    hosts = tmp_path / "hosts"
+    hosts.write_text(text)
+    with pytest.raises(UsageError, match=named):
+        read_hostfile(hosts)
+    code, out, err = run("mpi", str(hosts))
+    assert code == 2 and out == ""
+    assert named in error_line(err)
+
+
+def test_a_command_needs_two_ranks(tmp_path: Path) -> None:
+    hosts = tmp_path / "hosts"
+    hosts.write_text("localhost\n")
+    code, _, err = run("mpi", str(hosts), "--", "solve", "tictactoe")
+    assert code == 2 and "2 ranks" in error_line(err)
+
+
+def test_where_am_i_outside_mpi() -> None:
+    me = where_am_i()
+    assert me.pid == os.getpid() and me.rank is None and me.host == socket.gethostname()
