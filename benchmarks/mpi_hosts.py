@@ -242,15 +242,22 @@ class Cluster:
         ]
 
     def command(
-        self, ranks: Sequence[int], program: Sequence[str], *, hostfile: Path | None = None
+        self,
+        ranks: Sequence[int],
+        program: Sequence[str],
+        *,
+        hostfile: Path | None = None,
+        keep_going: bool = False,
     ) -> list[str]:
-        """``mpiexec`` in host 0 starting ``program`` with ``ranks[i]`` processes on host i:
-        hydra's ssh launcher through :meth:`launcher`, and ``-disable-auto-cleanup`` (a dead
-        rank is then the manager's to report; see docs/parallel.md)."""
+        """``mpiexec`` in host 0 starting ``program`` with ``ranks[i]`` processes on host i,
+        hydra's ssh launcher through :meth:`launcher`. ``keep_going``: hydra's
+        ``-disable-auto-cleanup`` (a rank that dies leaves the others running; see
+        docs/parallel.md for what else it does)."""
         hosts = hostfile or self.hostfile(ranks)
         mpiexec = [
             str(MPIEXEC), "-f", str(hosts), "-launcher", "ssh",
-            "-launcher-exec", str(self.launcher()), "-disable-auto-cleanup",
+            "-launcher-exec", str(self.launcher()),
+            *(["-disable-auto-cleanup"] if keep_going else []),
             "-n", str(sum(ranks)), *program,
         ]
         return self.in_host(self.hosts[0], mpiexec)
@@ -264,11 +271,16 @@ class Cluster:
         env: Mapping[str, str] | None = None,
         hostfile: Path | None = None,
         cwd: Path | None = None,
+        network: bool = True,
     ) -> subprocess.CompletedProcess[str]:
         """Run :meth:`command` to its end, or kill it (its whole process group, and whatever is
-        left in the namespaces) after ``timeout`` seconds and raise ``TimeoutExpired``."""
+        left in the namespaces) after ``timeout`` seconds and raise ``TimeoutExpired``.
+        ``network``: see :func:`mpi_environment`."""
         command = self.command(ranks, program, hostfile=hostfile)
-        environment = {**os.environ, **mpi_environment(), **(env or {})}
+        environment = {
+            key: value for key, value in os.environ.items() if not key.startswith("UCX_")
+        }
+        environment.update({**mpi_environment(network=network), **(env or {})})
         process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=environment, cwd=cwd, start_new_session=True,

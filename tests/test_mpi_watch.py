@@ -11,15 +11,36 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import unbeatable.search.parallel.watch as watch_module
 from tests.clirun import error_line, run
 from unbeatable.cli.common import UsageError
 from unbeatable.cli.mpi import HostEntry, read_hostfile
 from unbeatable.search.parallel.pool import Where, WorkerLostError
-from unbeatable.search.parallel.watch import Loss, Watch, Worker, where_am_i
+from unbeatable.search.parallel.watch import (
+    WATCH_VARIABLE,
+    Elsewhere,
+    Loss,
+    Watch,
+    Worker,
+    watch_elsewhere,
+    where_am_i,
+)
+
+
+@pytest.fixture(autouse=True)
+def _signals_and_lines() -> Iterator[None]:
+    """A watch ignores SIGUSR1 (hydra's notice) in its process, and joining one opens a line:
+    both are put back after each test."""
+    saved = signal.getsignal(signal.SIGUSR1)
+    yield
+    signal.signal(signal.SIGUSR1, saved)
+    watch_module._goodbye()
+
 
 WORKER = textwrap.dedent(
     """
@@ -27,7 +48,7 @@ WORKER = textwrap.dedent(
     from unbeatable.search.parallel.watch import Line, announce
     host, port, token = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     for key in sys.argv[4:]:
-        announce(Line((host, port), token, int(key)))
+        announce(Line((host, port), token, int(key), f"the task solving 'p{key}'"))
     print("announced", flush=True)
     time.sleep(60)
     """
@@ -68,20 +89,74 @@ def test_a_killed_worker_is_named_with_its_last_task() -> None:
     assert loss.key == 7
     me = where_am_i()
     assert loss.worker == Worker(me.host, me.listed, None, worker.pid)
-    assert watch.losses == [loss]
+    assert watch.losses == [loss] and watch.first_death() == loss
+    assert str(loss) == f"the worker (process {worker.pid} on host {me.host}" + (
+        f", {me.listed}" if me.listed else ""
+    ) + ") died in the task solving 'p7'"
+
+
+def _say(watch: Watch, *lines: bytes, rank: int = 1, pid: int = 5) -> None:
+    """A worker's line, by hand: its hello, then ``lines``; then it closes."""
+    hello = {"token": watch.token, "host": "h", "listed": None, "rank": rank, "pid": pid}
+    with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
+        sock.sendall(json.dumps(hello).encode() + b"\n" + b"".join(line + b"\n" for line in lines))
+
+
+def _settled(watch: Watch, count: int) -> None:
+    for _ in range(100):
+        if len(watch.ended) >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{len(watch.ended)} lines ended, not {count}")
 
 
 def test_a_line_closed_with_a_goodbye_is_no_death() -> None:
-    """A worker closes its oldest line (a searcher long gone) after saying bye."""
+    """A process ending normally says bye; then a death after it caused nothing (hydra killing
+    the rest of a job that had ended), and the first death is the one named."""
     watch = Watch()
-    hello = {"token": watch.token, "host": "h", "listed": None, "rank": 1, "pid": 5}
     try:
-        with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
-            sock.sendall(json.dumps(hello).encode() + b"\n4\nbye\n")
-        with socket.create_connection(("127.0.0.1", watch.address[1])) as sock:
-            sock.sendall(json.dumps(hello).encode() + b"\n5\n")
-        assert watch.alarm.result(timeout=10) == Loss(Worker("h", None, 1, 5), 5)
-        assert len(watch.losses) == 1
+        _say(watch, b"4 the task solving 'x'", b"-", b"bye", pid=5)
+        _settled(watch, 1)
+        _say(watch, b"5 the task solving 'y'", pid=6)
+        assert watch.alarm.result(timeout=10) == Loss(
+            Worker("h", None, 1, 6), 5, "the task solving 'y'"
+        )
+        assert watch.ended[0] == Worker("h", None, 1, 5)
+        assert watch.first_death() is None  # the first line to end said bye
+    finally:
+        watch.close()
+
+
+def test_the_first_death_is_named_and_between_tasks_says_so() -> None:
+    watch = Watch()
+    try:
+        _say(watch, b"3 the task solving 'z'", b"-", pid=7)
+        _settled(watch, 1)
+        _say(watch, b"4 the task solving 'w'", pid=8)
+        _settled(watch, 2)
+    finally:
+        watch.close()
+    first = watch.first_death()
+    assert first == Loss(Worker("h", None, 1, 7), None, "")
+    assert str(first) == "MPI rank 1 (process 7 on host h) died between tasks"
+    assert [loss.worker.pid for loss in watch.losses] == [7, 8]
+
+
+def test_a_watch_elsewhere_is_found_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(WATCH_VARIABLE, raising=False)
+    assert watch_elsewhere() is None
+    for bad in ("", "host", "host:port:token", "host:1:", ":1:token"):
+        monkeypatch.setenv(WATCH_VARIABLE, bad)
+        assert watch_elsewhere() is None, bad
+    watch = Watch()
+    try:
+        monkeypatch.setenv(WATCH_VARIABLE, f"127.0.0.1:{watch.address[1]}:{watch.token}")
+        found = watch_elsewhere()
+        assert isinstance(found, Elsewhere)
+        assert found.address == ("127.0.0.1", watch.address[1]) and found.token == watch.token
+        assert found.line(3, "x").key == 3
+        _settled(watch, 0)
+        assert not found.alarm.done()  # this process never hears: the launcher ends the job
     finally:
         watch.close()
 

@@ -7,11 +7,15 @@ connection back, MPI's own start-up between the two), running a probe there that
 host's Python, ``unbeatable``, mpi4py and MPI library, and whether the Connect Four kernels are
 in numba's cache. A host that does not answer within ``--timeout`` seconds, or whose start
 fails, is one line (``error: host NAME cannot be reached: WHY``) and exit code 2; the job is
-not started. The run is ``mpiexec -hosts HOSTS -disable-auto-cleanup -n RANKS python -m
-mpi4py.futures -m unbeatable COMMAND`` (HOSTS: the file's, as ``NAME:COUNT,...``, since hydra
-refuses a comment after a host): with ``-disable-auto-cleanup`` a rank that dies is reported by
-the manager (which host, which rank, which task; exit code 3) instead of MPICH
-killing every process of the job at once.
+not started.
+
+The run is ``mpiexec -hosts HOSTS -n RANKS python -m mpi4py.futures -m unbeatable COMMAND``
+(HOSTS: the file's, as ``NAME:COUNT,...``, since hydra refuses a comment after a host), under a
+watch kept by this process (:mod:`unbeatable.search.parallel.watch`): every rank has a line to
+it and names there the task it runs. When a rank dies, hydra ends the whole job at once (every
+rank on every host); this process, which outlives it, then prints which rank died, on which
+host, in which task (``error: MPI rank 2 (process 4242 on host node2) died in the task solving
+'...'``), leaves out hydra's own report, and exits with code 3. The answers printed before stay.
 
 MPICH's own environment variables apply (the launcher: ``HYDRA_LAUNCHER``,
 ``HYDRA_LAUNCHER_EXEC``; the interface: ``HYDRA_IFACE``, ``UCX_NET_DEVICES``, ...): see
@@ -27,14 +31,18 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .. import __version__
 from ..messages import cut
+from ..search.parallel.watch import WATCH_VARIABLE, Watch
 from . import common
 from .common import Streams, UsageError
 
@@ -75,8 +83,9 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
             "NAME:COUNT per line; # starts a comment): each host is started beside the first "
             "one, as the job will be, and reports its versions. An unreachable host is one "
             "line and exit code 2. With a command after '--', run it over the hosts: "
-            "mpiexec -hosts HOSTS -disable-auto-cleanup -n RANKS python -m mpi4py.futures "
-            "-m unbeatable COMMAND (--mpi is added to solve and analyze)."
+            "mpiexec -hosts HOSTS -n RANKS python -m mpi4py.futures -m unbeatable COMMAND "
+            "(--mpi is added to solve and analyze); a rank that dies is named (its host, "
+            "process and task) and the exit code is 3."
         ),
         epilog="Example: unbeatable mpi hosts -- solve connect4 positions.txt",
         usage="%(prog)s [-h] [--timeout SECONDS] [-n N] hostfile [-- COMMAND ...]",
@@ -274,21 +283,87 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return common.USAGE
     if not command:
         return common.OK
+    return run_job(launcher, hosts, ranks, command, streams)
+
+
+def run_job(
+    launcher: str, hosts: list[HostEntry], ranks: int, command: list[str], streams: Streams
+) -> int:
+    """Run ``command`` over the hosts under a watch of this process (which outlives the job):
+    a rank that dies is named here, after hydra has ended the job; its own report is left out."""
+    watch = Watch(host=_address_toward([h.name for h in hosts]))
+    host, port = watch.address
+    environment = {**os.environ, WATCH_VARIABLE: f"{host}:{port}:{watch.token}"}
     listed = ",".join(f"{h.name}:{h.count}" for h in hosts)
     job = [
-        launcher, "-hosts", listed, "-disable-auto-cleanup", "-n", str(ranks),
+        launcher, "-hosts", listed, "-n", str(ranks),
         sys.executable, "-m", "mpi4py.futures", "-m", "unbeatable", *command,
     ]
     try:
-        process = subprocess.Popen(job)
-    except OSError as error:
-        raise UsageError(f"cannot start {launcher}: {error.strerror or error}") from None
-    try:
-        return process.wait()
-    except KeyboardInterrupt:  # mpiexec had Ctrl-C too (the same terminal): let it end
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        raise
+            process = subprocess.Popen(
+                job, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as error:
+            raise UsageError(f"cannot start {launcher}: {error.strerror or error}") from None
+        assert process.stdout is not None and process.stderr is not None
+        copies = [
+            threading.Thread(target=_copy, args=(process.stdout, streams.out, watch), daemon=True),
+            threading.Thread(target=_copy, args=(process.stderr, streams.err, watch), daemon=True),
+        ]
+        for copy in copies:
+            copy.start()
+        try:
+            code = process.wait()
+        except KeyboardInterrupt:  # mpiexec had Ctrl-C too (the same terminal): let it end
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            raise
+        finally:
+            for copy in copies:
+                copy.join(10)
+        death = watch.first_death() if code != 0 else None
+    finally:
+        watch.close()
+    if death is not None:
+        streams.error(f"error: {death}")
+        return common.WORKER_DIED
+    return code
+
+
+#: hydra's report of a dead process and its clean-up, left out once the watch has named it
+_HYDRA_REPORT = re.compile(
+    r"^(\s*$|=+$|=   |\[proxy:|\[mpiexec@|YOUR APPLICATION TERMINATED|This typically refers|"
+    r"Please see the FAQ)"
+)
+
+
+def _copy(source: IO[bytes], to: IO[str], watch: Watch) -> None:
+    """Copy the job's output line by line as it comes; after a death, without hydra's report."""
+    for raw in iter(source.readline, b""):
+        text = raw.decode("utf-8", "replace")
+        if watch.first_death() is not None and _HYDRA_REPORT.match(text):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            to.write(text)
+            to.flush()
+
+
+def _address_toward(hosts: list[str]) -> str:
+    """This machine's address on the way to the hosts (the first that is not this machine;
+    loopback when all are): where the ranks reach the watch. Asks the routing table only (a
+    UDP socket connected sends nothing)."""
+    for host in hosts:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe_socket:
+                probe_socket.connect((host, 9))
+                address = str(probe_socket.getsockname()[0])
+        except OSError:
+            continue
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"

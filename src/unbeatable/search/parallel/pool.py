@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .watch import Loss, Watch, Worker
+from .watch import Elsewhere, Loss, Watch, Worker, watch_elsewhere
 from .worker import Report, Task, TaskFailed, init_worker, run_task
 
 __all__ = ["Done", "ParallelSearchError", "Tasks", "Where", "WorkerLostError", "WorkerPool"]
@@ -91,7 +91,7 @@ class WorkerPool:
         self._own = executor is None or own_executor
         self._given = executor is not None  # the caller's executor: never replaced by a pool
         self._workers = workers
-        self._watch: Watch | None = None
+        self._watch: Watch | Elsewhere | None = None
 
     @property
     def workers(self) -> int:
@@ -115,11 +115,12 @@ class WorkerPool:
             )
         return self._executor
 
-    def watch(self) -> Watch | None:
+    def watch(self) -> Watch | Elsewhere | None:
         """The watch on the workers, for an executor that does not report a worker's death
-        (``mpi4py.futures``: see :mod:`.watch`); made on first use. None for others."""
+        (``mpi4py.futures``: see :mod:`.watch`): the one of the process that started the job
+        (``unbeatable mpi``), else one of this process's, made on first use. None for others."""
         if self._watch is None and _unwatched(self._executor):
-            self._watch = Watch()
+            self._watch = watch_elsewhere() or Watch()
         return self._watch
 
     def close(self) -> None:
@@ -202,7 +203,8 @@ class Tasks(Generic[T]):
                 future = executor.submit(run_task, task)
             else:
                 key = next(self._next_key)
-                future = executor.submit(run_task, task, watch.line(key))
+                line = watch.line(key, self.where(tag, task).place())
+                future = executor.submit(run_task, task, line)
                 self.keys[key] = future
                 self._key_of[future] = key
         except BrokenProcessPool as err:  # a worker died since the last task was sent

@@ -3,28 +3,35 @@
 A local :class:`~concurrent.futures.ProcessPoolExecutor` notices a worker process that died
 (``BrokenProcessPool``). ``mpi4py.futures`` does not: MPICH, without fault tolerance, never
 tells the manager that a rank has gone, and the task sent to it waits for ever. So, for such an
-executor, the manager keeps a :class:`Watch`: a TCP port on the manager's host, and a *line*
-from each worker process to it, which the worker opens with its first task (saying who it is:
-host, MPI rank, process id) and on which it names every task it starts. When a worker process
-dies, however it dies (killed, out of memory, a crash in native code), its host's kernel closes
-the line: the manager then knows at once which worker died and which task it was running,
-without any help from MPI, and the search raises :class:`~.pool.WorkerLostError` naming them.
+executor, there is a :class:`Watch`: a TCP port, and a *line* from each worker process to it,
+which the worker opens with its first task (saying who it is: host, MPI rank, process id) and
+on which it names every task it starts. When a worker process dies, however it dies (killed,
+out of memory, a crash in native code), its host's kernel closes the line: the watch then knows
+at once which worker died and which task it was running, without any help from MPI.
 
-The port listens on every interface of the manager's host (as MPICH's own ports do); a worker
-reaches it by the name MPICH's launcher knows the manager's host by (``PMI_HOSTNAME``, the
-host file's name for it), else the host name. Only a connection that first gives the watch's
-random token is heard; any other is closed. A worker that cannot reach the port searches on
-unwatched (its death would then not be seen).
+Who keeps the watch depends on who outlives the dead rank:
 
-With MPICH's ``mpiexec -disable-auto-cleanup`` (without it, MPICH kills every process of the
-job, the manager included, the moment one dies, and prints its own report), MPICH sends SIGUSR1
-to every surviving process when one dies; its default action would end them. The manager and
-the workers therefore ignore it while a watch is in use: the manager reports the death, and the
-job is then ended as a whole (:func:`end_mpi_job`).
+* MPICH's ``mpiexec`` (hydra) by default kills every process of the job, the manager included,
+  the moment one dies. ``unbeatable mpi`` (the command that starts such jobs) keeps the watch
+  then: it outlives the job, and names the dead rank and its task (environment variable
+  :data:`WATCH_VARIABLE`, which the manager finds and hands on to the workers).
+* Otherwise the manager keeps its own (a launcher that lets the job go on, e.g. hydra's
+  ``-disable-auto-cleanup``): the search raises :class:`~.pool.WorkerLostError` naming the
+  worker and the task, and the job is then ended as a whole (:func:`end_mpi_job`). With
+  ``-disable-auto-cleanup`` hydra sends SIGUSR1 to every process left whenever one ends (even
+  normally, in MPICH 5), whose default action would end them; the manager and the workers
+  ignore it while a watch is in use.
+
+The port listens on every interface (as MPICH's own ports do); a worker reaches it by the
+address the watch gives (the manager's: the name MPICH's launcher knows its host by,
+``PMI_HOSTNAME``, else the host name). Only a connection that first gives the watch's random
+token is heard; any other is closed. A worker that cannot reach the port searches on unwatched
+(its death would then not be seen).
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
 import concurrent.futures as cf
 import contextlib
@@ -39,7 +46,22 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Line", "Loss", "Watch", "Worker", "announce", "end_mpi_job", "where_am_i"]
+__all__ = [
+    "WATCH_VARIABLE",
+    "Line",
+    "Loss",
+    "Watch",
+    "Worker",
+    "announce",
+    "end_mpi_job",
+    "finished",
+    "join",
+    "watch_elsewhere",
+    "where_am_i",
+]
+
+#: ``HOST:PORT:TOKEN`` of a watch kept by the process that started the job (``unbeatable mpi``).
+WATCH_VARIABLE = "UNBEATABLE_WATCH"
 
 #: A worker keeps lines to at most this many watches (searchers) at once.
 LINES = 8
@@ -83,11 +105,13 @@ def where_am_i() -> Worker:
 
 @dataclass(frozen=True)
 class Line:
-    """Sent with each task of a watched executor: where the worker names the task it starts."""
+    """Sent with each task of a watched executor: where the worker names the task it starts
+    (``key``, the manager's number for it, and ``what``, its description)."""
 
     address: tuple[str, int]
     token: str
     key: int
+    what: str = ""
 
 
 # --- the worker's side --------------------------------------------------------------------------
@@ -101,39 +125,66 @@ _LINES: collections.OrderedDict[tuple[tuple[str, int], str], socket.socket] = (
 def announce(line: Line) -> None:
     """In a worker: name the task ``line.key`` on the line to its watch (opened the first time,
     with this process's hello). Never raises: a worker that cannot reach the watch searches."""
-    where = (line.address, line.token)
-    sock = _LINES.get(where)
+    sock = join(line.address, line.token)
     if sock is None:
-        sock = _open(line)
-        if sock is None:
-            return
+        return
+    what = " ".join(line.what.split())[: LONGEST // 2]  # one line
     try:
-        sock.sendall(b"%d\n" % line.key)
+        sock.sendall(f"{line.key} {what}\n".encode())
     except OSError:
-        _LINES.pop(where, None)
+        _LINES.pop((line.address, line.token), None)
         sock.close()
 
 
-def _open(line: Line) -> socket.socket | None:
+def finished(line: Line) -> None:
+    """In a worker: say on the line that the task is over (the worker is between tasks)."""
+    sock = _LINES.get((line.address, line.token))
+    if sock is not None:
+        try:
+            sock.sendall(b"-\n")
+        except OSError:
+            _LINES.pop((line.address, line.token), None)
+            sock.close()
+
+
+def join(address: tuple[str, int], token: str) -> socket.socket | None:
+    """This process's line to the watch at ``address`` (opened with its hello the first time;
+    None when the watch cannot be reached). The line says goodbye when the process ends
+    normally, so that only a death leaves it closed without one."""
+    sock = _LINES.get((address, token))
+    if sock is not None:
+        return sock
     with contextlib.suppress(ValueError, OSError):  # ValueError: not the main thread
-        # MPICH's notice that another process died: the manager reports it, not this worker
+        # hydra's notice that another process ended: the watch reports deaths, not this one
         signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     try:
-        sock = socket.create_connection(line.address, timeout=CONNECT_TIMEOUT)
+        sock = socket.create_connection(address, timeout=CONNECT_TIMEOUT)
         sock.settimeout(CONNECT_TIMEOUT)
         me = where_am_i()
-        hello = {"token": line.token, "host": me.host, "listed": me.listed,
+        hello = {"token": token, "host": me.host, "listed": me.listed,
                  "rank": me.rank, "pid": me.pid}
         sock.sendall(json.dumps(hello).encode() + b"\n")
     except OSError:
         return None
-    _LINES[(line.address, line.token)] = sock
+    if not _LINES:
+        atexit.register(_goodbye)
+    _LINES[(address, token)] = sock
     while len(_LINES) > LINES:
         _old, oldest = _LINES.popitem(last=False)
-        with contextlib.suppress(OSError):
-            oldest.sendall(b"bye\n")  # a searcher's line closed on purpose, not a death
-        oldest.close()
+        _bye(oldest)  # a line closed on purpose (its searcher long gone), not a death
     return sock
+
+
+def _bye(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.sendall(b"bye\n")
+    sock.close()
+
+
+def _goodbye() -> None:
+    """At a normal exit: say goodbye on every line."""
+    while _LINES:
+        _bye(_LINES.popitem()[1])
 
 
 # --- the manager's side -------------------------------------------------------------------------
@@ -141,10 +192,17 @@ def _open(line: Line) -> socket.socket | None:
 
 @dataclass(frozen=True)
 class Loss:
-    """A worker whose line closed without a goodbye, and the last task it named (if any)."""
+    """A worker whose line closed without a goodbye, and the last task it named (if any: its
+    key and description)."""
 
     worker: Worker
     key: int | None
+    what: str = ""
+
+    def __str__(self) -> str:
+        if self.key is None:
+            return f"{self.worker} died between tasks"
+        return f"{self.worker} died in {self.what}" if self.what else f"{self.worker} died"
 
 
 class Watch:
@@ -165,6 +223,8 @@ class Watch:
         self.address = (name, server.getsockname()[1])
         self.alarm: cf.Future[Loss] = cf.Future()
         self.losses: list[Loss] = []
+        #: how the lines ended, in order: a :class:`Loss`, or the :class:`Worker` that said bye
+        self.ended: list[Loss | Worker] = []
         self._wake_read, self._wake = socket.socketpair()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="unbeatable-watch", daemon=True)
@@ -174,8 +234,8 @@ class Watch:
                 if signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL:
                     signal.signal(signal.SIGUSR1, signal.SIG_IGN)
 
-    def line(self, key: int) -> Line:
-        return Line(self.address, self.token, key)
+    def line(self, key: int, what: str = "") -> Line:
+        return Line(self.address, self.token, key, what)
 
     def close(self) -> None:
         if self._closed:
@@ -243,11 +303,22 @@ class Watch:
         chooser.unregister(sock)
         del lines[sock]
         sock.close()
-        if reading.worker is not None and not reading.said_bye:
-            loss = Loss(reading.worker, reading.key)
-            self.losses.append(loss)
-            if not self.alarm.done():
-                self.alarm.set_result(loss)
+        if reading.worker is None:
+            return
+        if reading.said_bye:
+            self.ended.append(reading.worker)
+            return
+        loss = Loss(reading.worker, reading.key, reading.what)
+        self.ended.append(loss)
+        self.losses.append(loss)
+        if not self.alarm.done():
+            self.alarm.set_result(loss)
+
+    def first_death(self) -> Loss | None:
+        """The death that began the end of a job: the first line to end, if it ended without a
+        goodbye (after a normal end, or an abort, the others are killed: no cause of theirs)."""
+        first = self.ended[0] if self.ended else None
+        return first if isinstance(first, Loss) else None
 
 
 class _Reading:
@@ -257,6 +328,7 @@ class _Reading:
         self.buffer = b""
         self.worker: Worker | None = None
         self.key: int | None = None
+        self.what = ""
         self.said_bye = False
         self.refused = False
 
@@ -278,10 +350,42 @@ class _Reading:
             return
         if text == b"bye":
             self.said_bye = True
-        elif text.isdigit():
-            self.key = int(text)
+            return
+        if text == b"-":  # the task is over
+            self.key, self.what = None, ""
+            return
+        number, _, what = text.partition(b" ")
+        if number.isdigit():
+            self.key = int(number)
+            self.what = what.decode("utf-8", "replace")
         else:
             self.refused = True
+
+
+class Elsewhere:
+    """A watch kept by another process (``unbeatable mpi``): tasks name themselves on its lines;
+    this process never hears of a death (its alarm never rings: the launcher ends the job)."""
+
+    def __init__(self, address: tuple[str, int], token: str) -> None:
+        self.address = address
+        self.token = token
+        self.alarm: cf.Future[Loss] = cf.Future()
+        self.losses: list[Loss] = []
+        join(address, token)  # the manager's own line: its death, too, is seen
+
+    def line(self, key: int, what: str = "") -> Line:
+        return Line(self.address, self.token, key, what)
+
+    def close(self) -> None:
+        pass
+
+
+def watch_elsewhere() -> Elsewhere | None:
+    """The watch named by :data:`WATCH_VARIABLE`, if set (and well formed)."""
+    parts = os.environ.get(WATCH_VARIABLE, "").rsplit(":", 2)
+    if len(parts) != 3 or not parts[0] or not parts[1].isdigit() or not parts[2]:
+        return None
+    return Elsewhere((parts[0], int(parts[1])), parts[2])
 
 
 def end_mpi_job(code: int) -> None:

@@ -25,7 +25,7 @@ from ..options import SearchOptions
 from ..pv import principal_variation
 from ..score import solve_score, to_table
 from ..stack import alphabeta_stack
-from .watch import Line, announce, where_am_i
+from .watch import Line, announce, finished, where_am_i
 
 __all__ = [
     "WORKER_TABLES",
@@ -165,6 +165,9 @@ def run_task(task: Task, line: Line | None = None) -> Report:
         report = _run(task)
     except Exception as err:
         raise TaskFailed(f"{type(err).__name__}: {err}", traceback.format_exc()) from None
+    finally:
+        if line is not None:
+            finished(line)
     me = where_am_i()
     return replace(report, host=me.host, rank=me.rank)
 
