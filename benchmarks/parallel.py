@@ -256,10 +256,12 @@ def _mpi_figures(
 HostRun = tuple[str, MPIRun, int, int, int]
 
 
-def run_hosts(child_args: list[str], workers: int) -> list[HostRun] | str:
+def run_hosts(child_args: list[str], workers: int, rounds: int) -> list[HostRun] | str:
     """The same MPI job on one host (``workers`` + 1 ranks, shared memory) and on ``workers``
     + 1 hosts (a rank each, TCP through a switch); or why it could not run. Each mode also runs
-    the job with nothing to do (``--startup-only``), whose bytes are the start-up's."""
+    the job with nothing to do (``--startup-only``), whose bytes are the start-up's. With two
+    rounds the modes run in the order A B B A, and each one's figures are the mean of its two
+    runs (a machine whose load drifts favours neither)."""
     import tempfile
 
     from mpi_hosts import Cluster, Unavailable
@@ -272,7 +274,8 @@ def run_hosts(child_args: list[str], workers: int) -> list[HostRun] | str:
         ("1 host", [workers + 1] + [0] * workers, False),
         (f"{workers + 1} hosts", [1] * (workers + 1), True),
     ]
-    runs: list[HostRun] = []
+    order = [0, 1, 1, 0] if rounds == 2 else [0, 1]
+    found: list[list[HostRun]] = [[], []]
 
     def crossed(cluster: Cluster, ranks: list[int], network: bool, extra: list[str]) -> tuple[
         subprocess.CompletedProcess[str], float, int, int
@@ -287,7 +290,8 @@ def run_hosts(child_args: list[str], workers: int) -> list[HostRun] | str:
     with tempfile.TemporaryDirectory() as directory:
         try:
             with Cluster(workers + 1, Path(directory)) as cluster:
-                for name, ranks, network in modes:
+                for index in order:
+                    name, ranks, network = modes[index]
                     done, spent, sent, packets = crossed(cluster, ranks, network, child_args)
                     figures = _mpi_figures(done, spent, workers)
                     if isinstance(figures, str):
@@ -298,10 +302,42 @@ def run_hosts(child_args: list[str], workers: int) -> list[HostRun] | str:
                             f"{name}: the empty job failed ({idle[0].returncode}): "
                             f"{idle[0].stderr.strip()[-500:]} {idle[0].stdout.strip()[-500:]}"
                         )
-                    runs.append((name, figures, sent, packets, idle[2]))
+                    found[index].append((name, figures, sent, packets, idle[2]))
         except Unavailable as error:
             return str(error)
-    return runs
+    return [_merged(runs) for runs in found]
+
+
+def _merged(runs: list[HostRun]) -> HostRun:
+    """One mode's runs as one: the mean of every figure (an answer that differed between the
+    runs is kept as None, which the report marks)."""
+    if len(runs) == 1:
+        return runs[0]
+    count = len(runs)
+
+    def mean(values: list[Any]) -> Any:
+        total = sum(values) / count
+        return round(total) if all(isinstance(v, int) for v in values) else total
+
+    rows: list[Row] = []
+    for parts in zip(*(run[1][0] for run in runs), strict=True):
+        row = dict(parts[0])
+        for key in ("seconds", "cpu", "busy", "nodes", "tasks", "overhead"):
+            row[key] = mean([part[key] for part in parts])
+        for key in ("score", "move"):
+            if any(part[key] != row[key] for part in parts):
+                row[key] = None
+        rows.append(row)
+    figures: MPIRun = (
+        rows,
+        mean([run[1][1] for run in runs]),
+        mean([run[1][2] for run in runs]),
+        None,
+    )
+    return (
+        runs[0][0], figures, mean([run[2] for run in runs]), mean([run[3] for run in runs]),
+        mean([run[4] for run in runs]),
+    )
 
 
 def task_cost(cases: list[tuple[str, str, int | None]]) -> tuple[int, float]:
@@ -500,7 +536,7 @@ def hosts_main(args: argparse.Namespace, cases: list[tuple[str, str, int | None]
     engine's positions only: the messages counted are exactly their tasks)."""
     child_args = ["--quick"] if args.quick else []
     before = run_serial(cases)
-    runs = run_hosts(child_args, args.workers)
+    runs = run_hosts(child_args, args.workers, 1 if args.quick else 2)
     after = run_serial(cases)
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if isinstance(runs, str):
@@ -515,7 +551,9 @@ def hosts_main(args: argparse.Namespace, cases: list[tuple[str, str, int | None]
     print(
         f"MPI with {args.workers} worker ranks and a manager: on one host (ranks meet in shared "
         f"memory) and on {args.workers + 1} hosts, one rank each (network namespaces: TCP "
-        "through a switch), on the same cores:"
+        "through a switch), on the same cores"
+        + ("" if args.quick else "; each mode run twice, in the order A B B A, and averaged")
+        + ":"
     )
     report(cases, serial, [(run[0], run[1][0]) for run in runs])
     print()
@@ -530,7 +568,8 @@ def hosts_main(args: argparse.Namespace, cases: list[tuple[str, str, int | None]
         print(
             f"  through the switch: {crossed} bytes in {packets} packets; the same job with "
             f"nothing to do: {idle} bytes; the difference, {(crossed - idle) / max(tasks, 1):.0f} "
-            "bytes a task (its message, the answer, the watch's line, TCP's acknowledgements)"
+            "bytes a task (its message, the answer, the watch's two lines, TCP's "
+            "acknowledgements)"
         )
     return 0
 
