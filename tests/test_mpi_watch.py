@@ -119,7 +119,7 @@ def test_a_line_closed_with_a_goodbye_is_no_death() -> None:
         _settled(watch, 1)
         _say(watch, b"5 the task solving 'y'", pid=6)
         assert watch.alarm.result(timeout=10) == Loss(
-            Worker("h", None, 1, 6), 5, "the task solving 'y'"
+            Worker("h", None, 1, 6), 5, "the task solving 'y'", tasks=1
         )
         assert watch.ended[0] == Worker("h", None, 1, 5)
         assert watch.first_death() is None  # the first line to end said bye
@@ -137,9 +137,20 @@ def test_the_first_death_is_named_and_between_tasks_says_so() -> None:
     finally:
         watch.close()
     first = watch.first_death()
-    assert first == Loss(Worker("h", None, 1, 7), None, "")
+    assert first == Loss(Worker("h", None, 1, 7), None, "", tasks=1)
     assert str(first) == "MPI rank 1 (process 7 on host h) died between tasks"
     assert [loss.worker.pid for loss in watch.losses] == [7, 8]
+
+
+def test_a_manager_line_that_never_named_a_task_just_died() -> None:
+    """The manager's own line (under unbeatable mpi) names no task: its death is just that."""
+    watch = Watch()
+    try:
+        _say(watch, rank=0, pid=9)
+        loss = watch.alarm.result(timeout=10)
+    finally:
+        watch.close()
+    assert str(loss) == "MPI rank 0 (process 9 on host h) died"
 
 
 def test_a_watch_elsewhere_is_found_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -198,11 +198,12 @@ class Loss:
     worker: Worker
     key: int | None
     what: str = ""
+    tasks: int = 0  #: how many tasks it had named (none: the manager's line, or a new worker)
 
     def __str__(self) -> str:
-        if self.key is None:
-            return f"{self.worker} died between tasks"
-        return f"{self.worker} died in {self.what}" if self.what else f"{self.worker} died"
+        if self.key is not None:
+            return f"{self.worker} died in {self.what}" if self.what else f"{self.worker} died"
+        return f"{self.worker} died between tasks" if self.tasks else f"{self.worker} died"
 
 
 class Watch:
@@ -308,7 +309,7 @@ class Watch:
         if reading.said_bye:
             self.ended.append(reading.worker)
             return
-        loss = Loss(reading.worker, reading.key, reading.what)
+        loss = Loss(reading.worker, reading.key, reading.what, reading.tasks)
         self.ended.append(loss)
         self.losses.append(loss)
         if not self.alarm.done():
@@ -329,6 +330,7 @@ class _Reading:
         self.worker: Worker | None = None
         self.key: int | None = None
         self.what = ""
+        self.tasks = 0
         self.said_bye = False
         self.refused = False
 
@@ -358,6 +360,7 @@ class _Reading:
         if number.isdigit():
             self.key = int(number)
             self.what = what.decode("utf-8", "replace")
+            self.tasks += 1
         else:
             self.refused = True
 
