@@ -261,9 +261,10 @@ def test_a_rank_killed_on_the_second_host(cluster: Cluster, tmp_path: Path) -> N
 
 
 def test_an_unreachable_host_is_one_line_and_exit_2(cluster: Cluster, tmp_path: Path) -> None:
-    """A host the launcher cannot reach (no such host), and one that never answers (its
-    launcher hangs, as ssh does on a host that drops packets): one line each, exit code 2,
-    within the timeout, and nothing left running."""
+    """A host whose network is down (its link cut: hydra's proxy there cannot connect back), a
+    host the launcher cannot reach (no such host), and one that never answers (its launcher
+    hangs, as ssh does on a host that drops packets): one line each, exit code 2, within the
+    timeout, and nothing left running."""
     silent = tmp_path / "launcher"
     silent.write_text(
         "#!/bin/sh\n"
@@ -272,24 +273,30 @@ def test_an_unreachable_host_is_one_line_and_exit_2(cluster: Cluster, tmp_path: 
     )
     silent.chmod(0o755)
     hostfile = tmp_path / "hosts"
-    good = [h.address for h in cluster.hosts[:2]]
-    hostfile.write_text(f"{good[0]}\n{good[1]}\n10.77.0.9\nsilent\n")
+    addresses = [h.address for h in cluster.hosts]
+    hostfile.write_text("\n".join([*addresses, "10.77.0.9", "silent"]) + "\n")
     env = {**_environment(cluster), "HYDRA_LAUNCHER_EXEC": str(silent)}
     command = cluster.in_host(
         cluster.hosts[0],
         [PYTHON, "-m", "unbeatable", "mpi", str(hostfile), "--timeout", "4", "--",
          "solve", "tictactoe"],
     )
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=TIMEOUT)
-    spent = time.perf_counter() - start
+    cut = ["ip", "-n", cluster.hosts[2].namespace, "link", "set", hosts.INTERFACE]
+    subprocess.run([*cut, "down"], check=True, timeout=20)
+    try:
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=TIMEOUT)
+        spent = time.perf_counter() - start
+    finally:
+        subprocess.run([*cut, "up"], check=True, timeout=20)
     assert done.returncode == 2, done.stderr
-    errors = done.stderr.splitlines()
-    assert errors == [
+    assert done.stderr.splitlines() == [
+        f"unbeatable: error: host {addresses[2]} cannot be reached: unable to connect from "
+        f'"h2" to "{addresses[0]}" (Network is unreachable)',
         "unbeatable: error: host 10.77.0.9 cannot be reached: enter-host: 10.77.0.9: no such host",
         "unbeatable: error: host silent cannot be reached: no answer in 4 s",
     ], done.stderr
-    assert [line.split(":")[0] for line in done.stdout.splitlines()] == good
+    assert [line.split(":")[0] for line in done.stdout.splitlines()] == addresses[:2]
     assert spent < TIMEOUT  # bounded by --timeout: no hang (the time itself is not asserted)
     _nothing_left(cluster)
 

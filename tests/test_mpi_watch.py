@@ -250,3 +250,19 @@ def test_a_command_needs_two_ranks(tmp_path: Path) -> None:
 def test_where_am_i_outside_mpi() -> None:
     me = where_am_i()
     assert me.pid == os.getpid() and me.rank is None and me.host == socket.gethostname()
+
+
+def test_a_failed_start_is_said_in_the_launchers_words_first() -> None:
+    """hydra's streams arrive in any order: ssh's own message beats hydra's generic ones."""
+    from unbeatable.cli.mpi import _why
+
+    hydra = "[mpiexec@vm] ui_cmd_cb (/src/pmiserv_pmci.c:51): Launch proxy failed.\n"
+    proxy = (
+        "[proxy:2@h2] HYDU_sock_connect (/src/sock.c:140): unable to connect from \"h2\" to "
+        "\"10.0.0.1\" (Network is unreachable)\n"
+    )
+    ssh = "ssh: connect to host node3 port 22: No route to host\n"
+    assert _why(hydra + ssh, 255) == ssh.strip()
+    assert _why(hydra + proxy, 255) == proxy.split("): ", 1)[1].strip()
+    assert _why(hydra, 255) == "Launch proxy failed."
+    assert _why("", 7) == "mpiexec exited with code 7"

@@ -228,11 +228,21 @@ _HYDRA = re.compile(r"^\[[^\]]*\]\s+\S+\s+\([^)]*\):\s*")
 
 
 def _why(stderr: str, code: int) -> str:
-    """The first telling line of a failed start (hydra's location prefix taken off)."""
+    """The telling line of a failed start: the launcher's own words (ssh's) first, then a
+    proxy's, then mpiexec's (hydra's location prefix taken off); the streams arrive in any
+    order."""
+    launcher: list[str] = []
+    proxy: list[str] = []
+    main: list[str] = []
     for line in stderr.splitlines():
         text = _HYDRA.sub("", line).strip()
-        if text and not text.startswith("="):
-            return cut(text, 300)
+        if not text or text.startswith("="):
+            continue
+        group = proxy if line.startswith("[proxy:") else main if line.startswith("[") else launcher
+        group.append(text)
+    for group in (launcher, proxy, main):
+        if group:
+            return cut(group[0], 300)
     return f"mpiexec exited with code {code}"
 
 
