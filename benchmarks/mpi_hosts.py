@@ -19,7 +19,8 @@ and virtual environment, as a cluster with a shared home would.
 
 MPICH's hydra starts a proxy on each host through its ``ssh`` launcher; ``-launcher-exec``
 points it at :meth:`Cluster.launcher`, a script that takes ssh's place: it enters the host's
-namespace (``ip netns exec``) with a host name of its own (``unshare --uts`` and ``hostname``)
+namespace (``ip netns exec``) with a host name of its own (``unshare --uts``, then Python's
+``socket.sethostname``)
 and runs the command there. ``mpiexec`` itself runs in host 0's namespace (:meth:`command`).
 
 :meth:`Cluster.close` (also on failure, and from ``with``) kills every process still in the
@@ -46,6 +47,13 @@ __all__ = ["INTERFACE", "Cluster", "Host", "Unavailable", "mpi_environment"]
 INTERFACE = "mpi0"
 SUBNET = "10.77.0"
 MPIEXEC = Path(sys.executable).parent / "mpiexec"
+#: ``NAMED + [name, *command]``: run ``command`` under the host name ``name`` (in a UTS namespace
+#: of its own; no ``hostname`` program needed).
+NAMED = [
+    sys.executable,
+    "-c",
+    "import os, socket, sys; socket.sethostname(sys.argv[1]); os.execvp(sys.argv[2], sys.argv[2:])",
+]
 
 
 class Unavailable(Exception):
@@ -217,9 +225,8 @@ class Cluster:
                     sys.exit(255)
                 namespace, name = HOSTS[args[0]]
                 command = " ".join(args[1:])  # as ssh does: one line for the remote shell
-                script = 'hostname "$0" 2>/dev/null; exec sh -c "$1"'
                 os.execvp("ip", ["ip", "netns", "exec", namespace, "unshare", "--uts",
-                                 "sh", "-c", script, name, command])
+                                 *{NAMED!r}, name, "sh", "-c", command])
                 '''
             )
         )
@@ -235,10 +242,9 @@ class Cluster:
 
     def in_host(self, host: Host, command: Sequence[str]) -> list[str]:
         """``command`` run in ``host``'s namespace, under its host name."""
-        script = 'hostname "$0" 2>/dev/null; exec "$@"'
         return [
-            "ip", "netns", "exec", host.namespace, "unshare", "--uts",
-            "sh", "-c", script, host.name, *command,
+            "ip", "netns", "exec", host.namespace, "unshare", "--uts", *NAMED, host.name,
+            *command,
         ]
 
     def command(
