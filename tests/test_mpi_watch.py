@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,3 +268,47 @@ def test_a_failed_start_is_said_in_the_launchers_words_first() -> None:
     assert _why(hydra + proxy, 255) == proxy.split("): ", 1)[1].strip()
     assert _why(hydra, 255) == "Launch proxy failed."
     assert _why("", 7) == "mpiexec exited with code 7"
+
+
+# --- the namespaces' helper, where they cannot be made -------------------------------------------
+
+
+def _hosts_module() -> Any:
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("mpi_hosts", root / "benchmarks" / "mpi_hosts.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mpi_hosts"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_hosts_that_cannot_be_made_say_why_and_leave_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ip`` refusing (no CAP_NET_ADMIN, as in a container) is a reason to skip, and what was
+    made before is deleted (a fake ``ip`` records what it was asked)."""
+    hosts = _hosts_module()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "ip.log"
+    (bin_dir / "ip").write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> {log}\n'
+        'case "$*" in "netns add ubtest-1") echo "RTNETLINK answers: Operation not permitted"'
+        " >&2; exit 2;; esac\n"
+    )
+    (bin_dir / "ip").chmod(0o755)
+    (bin_dir / "unshare").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "unshare").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(hosts, "MPIEXEC", Path(sys.executable))  # whether MPI is installed or not
+    cluster = hosts.Cluster(2, tmp_path, prefix="ubtest")
+    with pytest.raises(hosts.Unavailable, match="Operation not permitted"):
+        cluster.start()
+    asked = log.read_text().splitlines()
+    assert "netns add ubtest-sw" in asked and "netns add ubtest-0" in asked
+    assert asked[-2:] == ["netns delete ubtest-sw", "netns delete ubtest-0"]
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert hosts.Cluster.why_not() == "network namespaces need root"
