@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import unbeatable.search.parallel.watch as watch_module
-from tests.clirun import error_line, run
+from tests.helpers import error_line, run
 from unbeatable.cli.common import UsageError
 from unbeatable.cli.mpi import HostEntry, read_hostfile
 from unbeatable.search.parallel.pool import Where, WorkerLostError
