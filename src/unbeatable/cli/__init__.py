@@ -40,7 +40,7 @@ from .common import (
     shorten,
 )
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["build_parser", "finish", "main", "run"]
 
 COMMANDS = (solve, analyze, play, tree, match, bench, mpi, frontends)
 
@@ -113,8 +113,13 @@ def _dispatch(argv: Sequence[str] | None, streams: Streams) -> int:
 
 
 def run() -> NoReturn:
-    """The console script."""
-    code = main()
+    """The command line on ``sys.argv``, then exit with its code (the entry point,
+    :func:`unbeatable.__main__.run`, also makes Ctrl-C quiet from the first instant)."""
+    finish(main())
+
+
+def finish(code: int) -> NoReturn:
+    """Flush the output and exit with ``code``."""
     try:
         sys.stdout.flush()
     except (OSError, ValueError):
