@@ -142,7 +142,7 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
 
     from .app import create_app
 
-    app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
+    app = create_app(args.workers, queue=args.queue, cap=args.time_cap, warm="background")
     pool = app.state.pool
 
     signals: list[int] = []
@@ -207,9 +207,12 @@ def launch(
     cap: float | None = None,
     timeout: float = 60.0,
     host: str = "127.0.0.1",
+    ready: bool = True,
 ) -> subprocess.Popen[str]:
     """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process, and return
-    it once the health check answers (for tests and benchmarks; stop it with SIGINT)."""
+    it once the health check answers (for tests and benchmarks; stop it with SIGINT);
+    ``ready``: and says no game is warming up any more (the compiled games answer)."""
+    import json
     import time
     import urllib.request
 
@@ -235,8 +238,9 @@ def launch(
             raise RuntimeError(f"the server exited: {stop(process)}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if r.status == 200:
+                if r.status == 200 and not (ready and json.load(r).get("warming")):
                     return process
+                time.sleep(0.1)
         except OSError:
             time.sleep(0.1)
     process.kill()
