@@ -2,17 +2,18 @@
 
 Each row is one real process (the ``unbeatable`` command, or the server until its first
 answers), timed whole: wall seconds, and the CPU seconds (user + system) of the process and
-every process it started. *Cold* runs with ``NUMBA_CACHE_DIR`` pointing at an empty folder (the
-first run after an install: the compiled kernels are built), *warm* right after with the same
-folder (the kernels load from numba's cache). The commands are printed, so that the next change
-can be compared with the same ones.
+every process it started. *Cold* rows each run with ``NUMBA_CACHE_DIR`` pointing at an empty
+folder (the first run after an install: the compiled kernels are built), *warm* rows with the
+same folder once ``unbeatable warm`` has filled it (the kernels load from numba's cache). The
+commands are printed, so that the next change can be compared with the same ones.
 
 - ``analyze`` of each compiled game (Connect Four's solver; the chess engine through
   ``unbeatable warm chess``, since the chess game's own searcher is its compiled engine only once
   issue 20 lands; then ``analyze chess`` times the same kernels);
 - a worker pool (``solve connect4 --workers 2``) on two easy positions: its start-up;
 - ``serve``: until the health check answers, until tic-tac-toe answers, and until Connect Four
-  answers (the server warms the compiled games in the background);
+  answers (the server warms the compiled games in the background, Connect Four first), with
+  the CPU of the server and its workers until then;
 - with ``--batch``: the 24 hardest positions of a Pons set (by the solver's own time, single
   thread, no book, among the first ``--pool`` lines) solved by ``solve connect4 --no-book
   --threads 1`` on 1 and 2 workers, whole process, warm (issue 24, item 5: at least 1.6x on
@@ -153,17 +154,19 @@ def main(argv: list[str] | None = None) -> int:
         ("unbeatable --version", [SCRIPT, "--version"], ""),
     ]
     try:
-        phases = ["warm"] if args.skip_cold else ["cold", "warm"]
-        for phase in phases:
-            if phase == "warm" and args.skip_cold:
-                env = dict(os.environ)  # the tree's own cache (warm after any run)
+        for phase in ["warm"] if args.skip_cold else ["cold", "warm"]:
+            if phase == "warm":  # every kernel in the cache first (not timed)
+                timed([SCRIPT, "warm"], env)
             for label, command, stdin in rows:
-                if phase == "cold" and label.startswith(("import", "unbeatable --")):
-                    continue
+                if phase == "cold":
+                    if label.startswith(("import", "unbeatable --")):
+                        continue
+                    shutil.rmtree(cache)  # each cold row from an empty cache
+                    cache.mkdir()
                 runs = 1 if phase == "cold" else args.repeat
                 best = min(timed(command, env, stdin) for _ in range(runs))
                 row(f"{phase}: {label}", " ".join(command[1:]), *best)
-            if phase == "cold":  # the server builds in its own cache: start from empty again
+            if phase == "cold":
                 shutil.rmtree(cache)
                 cache.mkdir()
             health, tictactoe, connect4, cpu = serve_times(env)
