@@ -22,7 +22,8 @@ commands are printed, so that the next change can be compared with the same ones
 The machine is shared: the load average is printed beside the figures; compare ratios from one
 run rather than absolute times across runs.
 
-    PYTHONPATH=src python benchmarks/startup.py [--skip-cold] [--batch] [--pool 300]
+    PYTHONPATH=src python benchmarks/startup.py [--skip-cold] [--batch | --batch-only] [--pool 300]
+        [--repeat 3]
 """
 
 from __future__ import annotations
@@ -133,12 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--skip-cold", action="store_true", help="only the warm rows (seconds)")
     p.add_argument("--batch", action="store_true", help="also the 24 hardest on 1 and 2 workers")
+    p.add_argument("--batch-only", action="store_true", help="only the 24 hardest")
     p.add_argument("--pool", type=int, default=300, help="lines the 24 hardest are chosen from")
     p.add_argument("--repeat", type=int, default=1, help="runs of each warm row (best kept)")
     args = p.parse_args(argv)
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'':<34} {'wall s':>8} {'CPU s':>8}   command (CPU: user + system, children too)")
+    if args.batch_only:
+        batch(args.pool, args.repeat)
+        return 0
     cache = Path(tempfile.mkdtemp(prefix="unbeatable-startup-"))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
     easy = "32751571231557\n335662333565\n"  # Test_L1_R2 lines: milliseconds each
@@ -195,15 +200,21 @@ def batch(pool: int, repeat: int) -> None:
     text = "".join(f"{moves}\n" for moves in positions)
     env = dict(os.environ)
     base = [SCRIPT, "solve", "connect4", "--no-book", "--threads", "1"]
-    results: dict[int, tuple[float, float]] = {}
-    for workers in (1, 2):
-        command = [*base, "--workers", str(workers)]
-        results[workers] = min(timed(command, env, text) for _ in range(repeat))
-        row(f"24 hardest, {workers} worker(s)", " ".join(command[1:]) + " < 24", *results[workers])
-    # the same, with the workers forked before the solver is loaded (each loads it: before)
-    command = [sys.executable, "-c", _COLD_WORKERS, *base[1:], "--workers", "2"]
-    results[0] = min(timed(command, env, text) for _ in range(repeat))
-    row("24 hardest, 2, workers load it", "(before) " + " ".join(base[1:]) + " ...", *results[0])
+    commands = {
+        1: [*base, "--workers", "1"],
+        2: [*base, "--workers", "2"],
+        # the same, with the workers forked before the solver is loaded (each loads it: before)
+        0: [sys.executable, "-c", _COLD_WORKERS, *base[1:], "--workers", "2"],
+    }
+    labels = {1: "24 hardest, 1 worker", 2: "24 hardest, 2 workers", 0: "24 hardest, 2, before"}
+    runs: dict[int, list[tuple[float, float]]] = {key: [] for key in commands}
+    for _ in range(repeat):  # interleaved, so that a change of the load hits every one
+        for key, command in commands.items():
+            runs[key].append(timed(command, env, text))
+    results = {key: min(found) for key, found in runs.items()}
+    for key, command in commands.items():
+        shown = " ".join(command[1:] if key else ["(workers load it)", *base[1:], "--workers 2"])
+        row(labels[key], shown + " < 24", *results[key])
     ratio: Callable[[int], float] = lambda w: results[1][0] / results[w][0]  # noqa: E731
     print(
         f"speed-up on 2 workers (wall, whole process): {ratio(2):.2f}x; "
