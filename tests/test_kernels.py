@@ -181,3 +181,39 @@ def test_a_cold_connect4_analysis_says_it_builds_the_solver(
     warm = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert (warm.returncode, warm.stderr) == (0, "")
     assert warm.stdout.splitlines()[:-1] == cold.stdout.splitlines()[:-1]  # all but the time
+
+
+@pytest.mark.slow
+def test_in_a_terminal_the_live_line_counts_the_real_kernels_and_is_erased(
+    tmp_path: Path,
+) -> None:
+    import pty
+
+    package = tmp_path / "tinypkg"
+    package.mkdir()
+    (package / "tinyk.py").write_text(KERNELS_PY)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    master, slave = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(package), "building", "2"],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal's other end is closed: all read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    shown = b"".join(chunks).decode()
+    assert done.returncode == 0, shown
+    assert shown.startswith("building the tiny kernels once")
+    assert shown.endswith("\r\x1b[K")  # the live line erased before the command goes on

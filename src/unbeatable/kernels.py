@@ -203,37 +203,53 @@ class _Build:
         self.active = 0  # builds in progress: a ``building`` block, or a kernel compiling
         self.last = self.start
         self.ticker: threading.Thread | None = None
+        self.ticking = False  # the live line is wanted
         self.lock = threading.Lock()
 
     def begin(self) -> None:
         with self.lock:
             self.active += 1
             self.last = time.perf_counter()
+            self.ticking = True
             if self.ticker is None or not self.ticker.is_alive():
                 self.ticker = threading.Thread(
                     target=self._tick, name=f"{self.group.name}-build-notice", daemon=True
                 )
                 self.ticker.start()
 
-    def end(self, kernel: bool = False) -> None:
+    def end(self, kernel: bool = False, final: bool = False) -> None:
+        """One build in progress has ended (``kernel``: a kernel compiled); ``final``: the
+        loading is over, so the live line goes now (not after a quiet second), before the
+        command prints what it found."""
         with self.lock:
             self.active = max(0, self.active - 1)
             self.built += kernel
             self.last = time.perf_counter()
+            over = final and self.active == 0
+            if over:
+                self.ticking = False
+            built, seconds = self.built, self.last - self.start
+        if over:
+            _NOTICE.finished(self.group, built, seconds)
 
     def _tick(self) -> None:
         notice = _NOTICE
         while True:
             time.sleep(0.2)
             with self.lock:
+                if not self.ticking:
+                    return
                 now = time.perf_counter()
                 # a lazy build pauses between kernels: the live line goes after a quiet second
                 idle = self.active == 0 and now - self.last > 1.0
                 built, seconds = self.built, now - self.start
+                if idle:
+                    self.ticking = False
+                else:  # under the lock: never drawn after end() has erased it
+                    notice.progress(self.group, built, seconds)
             if idle:
                 notice.finished(self.group, built, seconds)
                 return
-            notice.progress(self.group, built, seconds)
 
 
 _LOCK = threading.Lock()
@@ -325,7 +341,7 @@ def building(group: KernelGroup) -> Iterator[None]:
         yield
     finally:
         if build is not None:
-            build.end()
+            build.end(final=True)
 
 
 def register(group: KernelGroup, loader: Callable[[], object]) -> KernelGroup:
