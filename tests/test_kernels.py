@@ -46,6 +46,12 @@ RUN = textwrap.dedent(
     declared = int(sys.argv[3])
     group = kernels.KernelGroup("tiny", "the tiny kernels", here, ("tinyk.py",), 1, declared)
     sys.path.insert(0, str(here))
+    if sys.argv[2] == "twice only":  # a partial cache: one kernel of the two
+        kernels.watch(group)
+        import tinyk
+        assert tinyk.twice(2) == 4
+        print(kernels.cached_kernels(group), True)
+        raise SystemExit
     if sys.argv[2] == "building":
         with kernels.building(group):
             import tinyk
@@ -91,11 +97,14 @@ def test_a_cold_build_is_said_in_one_line_and_a_warm_load_says_nothing(
 
 @pytest.mark.slow
 def test_a_build_the_files_did_not_foresee_is_said_at_its_first_kernel(tmp_path: Path) -> None:
-    """A group that declares no kernels looks warm by its files; the compile is heard."""
-    out, err = _run(tmp_path, "watch", declared=0)
+    """A cache that holds one kernel of two (no complete load recorded) looks warm by its
+    files; the other kernel's compile is heard, and said."""
+    out, err = _run(tmp_path, "twice only")
+    assert out == "1 True\n" and err.startswith("building the tiny kernels once")
+    out, err = _run(tmp_path, "watch")
     assert out == "2 True\n"
     assert err.startswith("building the tiny kernels once") and err.count("\n") == 1
-    assert _run(tmp_path, "watch", declared=0)[1] == ""
+    assert _run(tmp_path, "watch")[1] == ""
 
 
 class _Terminal(io.StringIO):
@@ -144,6 +153,13 @@ def test_cache_dir_follows_numba_cache_dir_and_the_tree(
     for name in ("_x.f-1.py311.1.nbc", "_x.f-1.py311.nbi", "_y.g-1.py311.1.nbc"):
         (chosen / name).write_bytes(b"")
     assert kernels.cached_kernels(group) == 1  # only the group's own modules count
+    assert not kernels.is_cold(group)  # some cached, no complete load recorded: warm
+    (chosen / "unbeatable-g.kernels").write_text("2")  # a complete load left two
+    assert kernels.is_cold(group)
+    (chosen / "_x.g-9.py311.1.nbc").write_bytes(b"")
+    assert not kernels.is_cold(group)
+    kernels.remember(group)
+    assert (chosen / "unbeatable-g.kernels").read_text() == "2"
 
 
 def test_the_games_register_their_kernel_groups() -> None:

@@ -7,14 +7,16 @@ it with the function that loads them all (:func:`register`); its loader then say
 ``with building(GROUP):`` around the loading, or calls :func:`watch` before the kernels are
 first called (kernels compiled lazily, on their first call). From then on:
 
-- when numba's on-disk cache lacks the group's kernels, one line goes to stderr at once, before
-  numba is even imported (``building the Connect Four solver once, about 12 s; later runs start
-  at once``), and in a terminal a live line counts the kernels built and the seconds;
+- when numba's on-disk cache holds none of the group's kernels (the first run after an
+  install, or after a change of their sources), or fewer than the last complete load left,
+  one line goes to stderr at once, before numba is even imported (``building the Connect Four
+  solver once, about 8 s; later runs start at once``), and in a terminal a live line counts
+  the kernels built and the seconds;
 - when the cache holds them, nothing is said;
 - whatever the guess from the cache's files, every kernel numba does compile is seen (numba's
   ``numba:compile`` event, sent only when a kernel is compiled rather than loaded), so a build
-  that was not foreseen (a cache of another numba, a kernel that gained a signature) is said
-  too, at its first kernel.
+  that was not foreseen (a cache of another numba, a kernel that gained a signature, a cache
+  filled in part) is said too, at its first kernel.
 
 :func:`warm` builds (or loads) a group on purpose: ``unbeatable warm``, ``make play`` and the web
 server's warming call it. What is said goes through a :class:`Notice` (:func:`set_notice`): the
@@ -32,7 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -47,6 +49,7 @@ __all__ = [
     "groups",
     "is_cold",
     "register",
+    "remember",
     "set_notice",
     "warm",
     "watch",
@@ -67,7 +70,8 @@ class KernelGroup:
     sources: tuple[str, ...]
     #: about how many seconds a build takes on a quiet machine (the CPU time measured)
     seconds: float
-    #: how many compiled kernels (numba overloads, ``.nbc`` files) a build writes
+    #: how many compiled kernels (numba overloads, ``.nbc`` files) a build writes: the live
+    #: line's total
     kernels: int
 
     def estimate(self) -> float:
@@ -113,10 +117,27 @@ def cached_kernels(group: KernelGroup) -> int:
     return sum(1 for name in names if name.endswith(".nbc") and name.startswith(stems))
 
 
+def _stamp(group: KernelGroup) -> Path:
+    return cache_dir(group) / f"unbeatable-{group.name}.kernels"
+
+
 def is_cold(group: KernelGroup) -> bool:
-    """Whether loading the group would build kernels, as far as the cache's files tell (fewer
-    kernels cached than a build writes). Cheap: no numba."""
-    return cached_kernels(group) < group.kernels
+    """Whether loading the group would build kernels, as far as the cache's files tell: none
+    cached, or fewer than the last complete load here left (:func:`remember`). Cheap: no
+    numba. A cache partly filled by a load that did not complete is taken for warm: a kernel
+    then built is said at its first compile."""
+    expected = 1
+    with suppress(OSError, ValueError):
+        expected = max(1, int(_stamp(group).read_text()))
+    return cached_kernels(group) < expected
+
+
+def remember(group: KernelGroup) -> None:
+    """After a complete load of the group: how many kernels the cache holds now."""
+    count = cached_kernels(group)
+    if count:
+        with suppress(OSError):  # a cache we cannot write: numba could not either
+            _stamp(group).write_text(str(count))
 
 
 class Notice:
@@ -342,6 +363,7 @@ def building(group: KernelGroup) -> Iterator[None]:
     finally:
         if build is not None:
             build.end(final=True)
+    remember(group)  # the block ended without an error: every kernel is in the cache
 
 
 def register(group: KernelGroup, loader: Callable[[], object]) -> KernelGroup:
