@@ -49,8 +49,8 @@ def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
 
 
 def _classify(code: int, err: str) -> str:
-    if code == 130 and err == "interrupted\n":
-        return "quiet"
+    if code == 130 and err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err:
+        return "quiet"  # "interrupted", or the command's own word on what it had
     if (code == -signal.SIGINT and not err) or ("Traceback" in err and not OURS.search(err)):
         return "before our code"  # Python's own start-up
     return "loud"
@@ -61,8 +61,8 @@ def _runs(count: int, rng: random.Random) -> None:
         pytest.skip(f"no console script beside {sys.executable}")
     commands = [
         [str(SCRIPT), "analyze", "connect4", "4453"],
-        [str(SCRIPT), "solve", "mnk:4,4,4", "--analyze"],
-        [sys.executable, "-m", "unbeatable", "analyze", "tictactoe"],
+        [str(SCRIPT), "analyze", "mnk:4,4,4"],
+        [sys.executable, "-m", "unbeatable", "analyze", "connect4", "4453"],
     ]
     seen: dict[str, list[tuple[float, str]]] = {"quiet": [], "before our code": [], "loud": []}
     for index in range(count):
@@ -88,6 +88,8 @@ def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:
     assert _classify(1, ours + "\nKeyboardInterrupt\n") == "loud"
     assert _classify(130, "interrupted\n") == "quiet"
     assert _classify(130, "interrupted\ninterrupted\n") == "loud"
+    assert _classify(130, "unbeatable: interrupted before any move's value was known\n") == "quiet"
+    assert _classify(0, "") == "loud"  # not stopped: every command here runs past 0.5 s
     script = 'Traceback (most recent call last):\n  File "/x/.venv/bin/unbeatable", line 3'
     assert _classify(1, script + "\nKeyboardInterrupt\n") == "before our code"
     assert _classify(-signal.SIGINT, "") == "before our code"
