@@ -1,6 +1,6 @@
 """How promptly the compiled Connect Four solver honours a deadline and a node budget.
 
-Hard positions (Pons' Test_L1_R3, the bare solver: seconds to minutes each) are analysed with a
+Hard positions (Pons' Test_L1_R3, the bare solver: seconds to minutes each) are analyzed with a
 deadline of 0.1 s and then with a budget of 200,000 nodes, on 1 and 2 threads, both for every
 column's score (``Solver.analyze``) and for the best columns only (``Solver.best``); printed:
 how far past the deadline each call returned (max, mean), and the nodes searched against the

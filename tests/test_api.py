@@ -51,10 +51,10 @@ def test_options_check_themselves_where_they_are_written() -> None:
 def test_serial_and_parallel_take_the_same_options() -> None:
     state = get_game("mnk:3,3,3").initial().play(4)
     options = SearchOptions(algorithm="alphabeta", table_size=1 << 12)
-    serial = Searcher(options=options).search(state, analyse=True)
+    serial = Searcher(options=options).search(state, analyze=True)
     with ParallelSearcher(2, options=options) as parallel:
         assert parallel.options == options
-        result = parallel.search(state, analyse=True)
+        result = parallel.search(state, analyze=True)
     assert result.score == serial.score
     assert result.move_scores == serial.move_scores
 
@@ -234,7 +234,7 @@ def test_a_budgeted_player_moves_by_the_evaluation_when_the_solver_settles_nothi
     assert player.algorithm == "alphabeta" and not player.exact and player.move is not None
     assert player.nodes <= 20_000  # the solver's half and the generic search's rest
     # an analysis keeps what the solver proved (bounds), for every move
-    analysis = search(state, Limits(nodes=20_000), analyse=True, options=options)
+    analysis = search(state, Limits(nodes=20_000), analyze=True, options=options)
     assert analysis.algorithm == "solver" and analysis.move_bounds
     # with the database the solver settles the move at once: no evaluation needed
     settled = search(state, Limits(nodes=20_000))
@@ -281,7 +281,7 @@ def test_ctrl_c_before_the_solver_proved_anything_leaves_a_player_no_move() -> N
         search(state)
     assert caught.value.result is None  # the front end makes a short search of its own
     with pytest.raises(SearchInterrupted) as caught:
-        search(state, analyse=True)
+        search(state, analyze=True)
     assert caught.value.result is not None and caught.value.result.move_bounds
 
 
@@ -316,9 +316,9 @@ def test_a_player_asks_the_solver_for_the_best_moves_only() -> None:
     assert result.complete and result.exact and result.best_moves == (3,) and result.move == 3
     assert result.move_scores is None
     asked.clear()
-    analysed = search(BestOnly.make(ceiling=1, asked=asked), analyse=True)
-    assert asked[0] is False and analysed.move_scores is not None
-    assert analysed.best_moves == result.best_moves and analysed.score == result.score
+    analyzed = search(BestOnly.make(ceiling=1, asked=asked), analyze=True)
+    assert asked[0] is False and analyzed.move_scores is not None
+    assert analyzed.best_moves == result.best_moves and analyzed.score == result.score
 
 
 def test_a_best_only_answer_whose_other_moves_might_tie_is_incomplete() -> None:
@@ -352,7 +352,7 @@ def _ends(state: State, pair: tuple[Score, Score]) -> tuple[int, int]:
 
 def test_a_solver_cut_short_keeps_the_bounds_of_its_open_moves_and_of_the_score() -> None:
     state = Bounded.make({1: -3}, {2: (-3, 1), 3: (-1, 3)})
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert not result.complete and not result.exact and result.move == 3
     assert result.move_bounds is not None and set(result.move_bounds) == {2, 3}
     assert _ends(state, result.move_bounds[2]) == (-3, 1)
@@ -370,17 +370,17 @@ def test_a_solver_cut_short_keeps_the_bounds_of_its_open_moves_and_of_the_score(
 
 def test_an_exact_score_has_no_bounds_even_with_moves_left_open() -> None:
     state = Bounded.make({1: -3, 3: 3}, {2: (-3, 1)})
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert result.exact and result.score_bounds is None and not result.complete
     assert result.move_bounds is not None and list(result.move_bounds) == [2]
     assert _ends(state, result.move_bounds[2]) == (-3, 1)
-    solved = search(Bounded.make({1: -3, 2: -3, 3: 3}, {}), analyse=True)
+    solved = search(Bounded.make({1: -3, 2: -3, 3: 3}, {}), analyze=True)
     assert solved.move_bounds is None and solved.score_bounds is None
 
 
 def test_a_move_the_solver_left_out_could_be_anything() -> None:
     state = Bounded.make({1: -3}, {3: (-1, 2)})
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert result.score_bounds is not None
     lower, upper = result.score_bounds
     assert solve_score(state, lower) == -1 and upper == Score(WIN - 1)
@@ -388,7 +388,7 @@ def test_a_move_the_solver_left_out_could_be_anything() -> None:
 
 def test_ctrl_c_in_the_solver_keeps_the_bounds() -> None:
     with pytest.raises(SearchInterrupted) as caught:
-        search(HalfSolved.make(interrupted=True), analyse=True)
+        search(HalfSolved.make(interrupted=True), analyze=True)
     result = caught.value.result
     assert result is not None and result.move_bounds is not None
     assert set(result.move_bounds) == {2, 3} and result.score_bounds is not None
@@ -401,7 +401,7 @@ EMPTY_BOARD: dict[Move, int] = {0: -2, 1: -1, 2: 0, 3: 1, 4: 0, 5: -1, 6: -2}
 def test_connect4_cut_short_proves_bounds_that_hold() -> None:
     state = get_game("connect4").initial()
     searcher = Searcher(book=False, threads=1)
-    result = searcher.search(state, Limits(nodes=300_000), analyse=True)
+    result = searcher.search(state, Limits(nodes=300_000), analyze=True)
     assert result.algorithm == "solver" and not result.complete and not result.exact
     assert result.move_scores is not None and result.move_bounds is not None
     for move, score in result.move_scores.items():
@@ -422,7 +422,7 @@ def test_connect4_best_moves_alone_are_those_of_the_whole_analysis() -> None:
     for moves in ("4433", "444444", "43443", "4455", "3"):
         state = game.parse_position(moves)
         quick = search(state)
-        full = search(state, analyse=True)
+        full = search(state, analyze=True)
         assert quick.complete and quick.exact and quick.move_scores is None
         assert quick.best_moves == full.best_moves and quick.score == full.score, moves
         assert quick.pv[0] in quick.best_moves
@@ -448,3 +448,20 @@ def _search_with_a_silent_evaluation() -> None:
 def test_more_misuse_is_named(call: object, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_the_old_spelling_analyse_still_works_and_warns() -> None:
+    from unbeatable import report
+    from unbeatable.search import parallel_search
+
+    state = get_game("tictactoe").parse_position("5")
+    with pytest.warns(DeprecationWarning, match="'analyse' is now spelled 'analyze'"):
+        old = search(state, analyse=True)
+    assert old.move_scores == search(state, analyze=True).move_scores
+    with pytest.warns(DeprecationWarning):
+        assert Searcher().search(state, analyse=True).move_scores == old.move_scores
+    with pytest.warns(DeprecationWarning):
+        assert parallel_search(state, workers=1, analyse=True).move_scores == old.move_scores
+    with pytest.warns(DeprecationWarning, match="report.analyze"):
+        found = report.analyse(get_game("tictactoe"), state, Searcher())
+    assert found.result is not None and found.result.move_scores == old.move_scores

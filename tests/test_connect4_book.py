@@ -37,7 +37,7 @@ def test_the_shipped_book_matches_the_known_first_move_scores() -> None:
     """Published: the centre wins (score 1), columns 3 and 5 draw, the rest lose."""
     state = get_game("connect4").initial()
     assert lookup(state) == 1  # type: ignore[arg-type]
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert result.algorithm == "solver" and result.move == 3
     assert result.move_scores is not None
     scores = [result.move_scores[c] for c in range(7)]
@@ -63,7 +63,7 @@ def test_the_first_moves_are_answered_from_the_book_without_the_solver(
     game = get_game("connect4")
     positions = ["", "1", "4", "44", "43", "71"]
     for moves in positions:  # through the whole search (its line may go past the book)
-        result = search(game.parse_position(moves), analyse=True)
+        result = search(game.parse_position(moves), analyze=True)
         assert result.algorithm == "solver" and result.exact and result.move is not None
         assert len(result.pv) >= 1
 

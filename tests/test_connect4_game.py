@@ -148,7 +148,7 @@ def test_sizes_beyond_a_64_bit_board_are_refused() -> None:
 def test_small_boards_solved_by_the_generic_search() -> None:
     # 4x4 is a draw; on 5 columns and 4 rows as well
     assert search(get_game("connect4:4,4").initial()).score.is_draw
-    result = search(get_game("connect4:width=4,height=4").parse_position("1"), analyse=True)
+    result = search(get_game("connect4:width=4,height=4").parse_position("1"), analyze=True)
     assert result.exact and result.move_scores is not None
 
 

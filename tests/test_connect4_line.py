@@ -149,7 +149,7 @@ def test_a_passed_deadline_gives_at_most_a_proven_prefix(checker: Solver) -> Non
 def test_search_and_analyze_print_the_line_to_the_end(moves: str, checker: Solver) -> None:
     state = get_game("connect4").parse_position(moves)
     assert isinstance(state, Connect4State)
-    result = search(state, analyse=True)
+    result = search(state, analyze=True)
     assert result.move_scores is not None and len(result.move_scores) == 7
     assert all(score.exact for score in result.move_scores.values())
     check_line(state, [cast(int, move) for move in result.pv], solve(state), checker)
@@ -168,6 +168,7 @@ def test_a_finished_game_has_no_line() -> None:
     assert state.solver_line(SolveRequest()) is None
 
 
+@pytest.mark.slow
 def test_the_line_kernel_runs_without_numba_jit() -> None:
     code = """
 import numba

@@ -55,7 +55,7 @@ def test_search_and_solve_give_the_published_scores(name: str, every: int, limit
         state = game.parse_position(moves)
         assert solve(state) == expected, moves
         assert solve(state, weak=True) == (expected > 0) - (expected < 0)
-        result = search(state, analyse=True)
+        result = search(state, analyze=True)
         assert result.algorithm == "solver" and result.exact
         assert result.move_scores is not None
         assert max(result.move_scores.values()) == result.score

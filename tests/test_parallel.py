@@ -186,9 +186,9 @@ def test_exact_search_matches_serial(pool: ProcessPoolExecutor, spec: str) -> No
 @pytest.mark.parametrize("spec", ["tictactoe", "mnk:4,3,3"])
 def test_analysis_matches_serial(pool: ProcessPoolExecutor, spec: str) -> None:
     for state in positions(spec, 3, seed=7):
-        serial = Searcher().search(state, analyse=True)
+        serial = Searcher().search(state, analyze=True)
         with searcher(pool) as parallel:
-            result = parallel.search(state, analyse=True)
+            result = parallel.search(state, analyze=True)
         assert_same(result, serial)
         assert result.move_scores == serial.move_scores
 
@@ -213,8 +213,8 @@ def test_user_game_matches_serial(pool: ProcessPoolExecutor) -> None:
         assert_same(searcher(pool, split_depth=2).search(state), Searcher().search(state))
         result = searcher(pool, split_depth=2).search(state, limits)
         assert_same(result, Searcher().search(state, limits))
-        result = searcher(pool, split_depth=2).search(state, analyse=True)
-        assert result.move_scores == Searcher().search(state, analyse=True).move_scores
+        result = searcher(pool, split_depth=2).search(state, analyze=True)
+        assert result.move_scores == Searcher().search(state, analyze=True).move_scores
 
 
 def test_game_of_unknown_length(pool: ProcessPoolExecutor) -> None:
@@ -229,9 +229,9 @@ def test_game_of_unknown_length(pool: ProcessPoolExecutor) -> None:
 @pytest.mark.parametrize("algorithm", ["minimax", "negamax", "alphabeta", "alphabeta-stack"])
 def test_every_algorithm(pool: ProcessPoolExecutor, algorithm: str) -> None:
     state = get_game("tictactoe").parse_position("5")
-    serial = Searcher(algorithm).search(state, analyse=True)
+    serial = Searcher(algorithm).search(state, analyze=True)
     with searcher(pool, algorithm=algorithm) as parallel:
-        result = parallel.search(state, analyse=True)
+        result = parallel.search(state, analyze=True)
     assert_same(result, serial)
     assert result.move_scores == serial.move_scores
     assert result.algorithm == serial.algorithm
@@ -268,9 +268,9 @@ def test_game_with_its_own_solver(pool: ProcessPoolExecutor) -> None:
         with searcher(pool) as parallel:
             assert parallel.solve(state) == solve(state)
             assert parallel.solve(state, weak=True) == solve(state, weak=True)
-            result = parallel.search(state, analyse=True)
+            result = parallel.search(state, analyze=True)
         assert result.algorithm == "solver"
-        assert result.move_scores == Searcher().search(state, analyse=True).move_scores
+        assert result.move_scores == Searcher().search(state, analyze=True).move_scores
 
 
 C4_LINES = ["32751571231557 -3", "335662333565 -2", "2416615552 4"]  # Test_L1_R2
@@ -283,8 +283,8 @@ def test_connect4_solver_and_generic_search(pool: ProcessPoolExecutor) -> None:
     with searcher(pool) as parallel:
         assert list(parallel.solve_many(states)) == expected
         assert [parallel.solve(state) for state in states[:2]] == expected[:2]
-        result = parallel.search(states[0], analyse=True)
-    assert result.move_scores == Searcher().search(states[0], analyse=True).move_scores
+        result = parallel.search(states[0], analyze=True)
+    assert result.move_scores == Searcher().search(states[0], analyze=True).move_scores
     state = game.parse_position("4453")
     serial = Searcher("alphabeta").search(state, Limits(depth=5))
     with searcher(pool, algorithm="alphabeta") as parallel:
@@ -295,10 +295,10 @@ def test_connect4_solver_under_a_budget_as_serially(pool: ProcessPoolExecutor) -
     """A time or node budget goes to the game's solver, as in a serial search: the answer
     comes from the solver (not from a depth-limited generic search of the evaluation)."""
     state = get_game("connect4").parse_position("4453")
-    serial = Searcher().search(state, Limits(time=10), analyse=True)
+    serial = Searcher().search(state, Limits(time=10), analyze=True)
     with searcher(pool) as parallel:
-        timed = parallel.search(state, Limits(time=10), analyse=True)
-        budget = parallel.search(state, Limits(nodes=10**7), analyse=True)
+        timed = parallel.search(state, Limits(time=10), analyze=True)
+        budget = parallel.search(state, Limits(nodes=10**7), analyze=True)
     assert serial.algorithm == timed.algorithm == budget.algorithm == "solver"
     assert timed.complete and budget.complete
     assert timed.move_scores == budget.move_scores == serial.move_scores
@@ -527,3 +527,12 @@ def test_a_reused_parallel_searcher_does_not_answer_one_game_from_another() -> N
     assert first.score == search(get_game("mnk:4,4,3").initial(), Limits(depth=4)).score
     assert second.score == search(get_game("mnk:4,3,3").initial(), Limits(depth=4)).score
     assert second.best_moves == search(get_game("mnk:4,3,3").initial(), Limits(depth=4)).best_moves
+
+
+def test_a_parallel_searcher_says_whether_its_workers_keep_tables() -> None:
+    with ParallelSearcher(workers=1, algorithm="negamax") as plain:
+        assert plain.uses_table is False
+        with pytest.warns(DeprecationWarning, match="uses_table"):
+            assert plain.table is False
+    with ParallelSearcher(workers=1) as default:
+        assert default.uses_table is True

@@ -55,7 +55,7 @@ ROOT = Leaves(_tuples(TREE))
 @pytest.mark.parametrize("algorithm", ["minimax", "negamax", "alphabeta", "alphabeta-stack"])
 @pytest.mark.parametrize("table", [False, True])
 def test_the_textbook_tree_is_worth_3_to_max(algorithm: str, table: bool) -> None:
-    result = Searcher(algorithm, table=table).search(ROOT, analyse=True)
+    result = Searcher(algorithm, table=table).search(ROOT, analyze=True)
     assert result.score.value == 3 and result.exact and result.score.kind == "value"
     assert str(result.score) == "3"
     assert result.best_moves == (0,)
@@ -66,7 +66,7 @@ def test_the_textbook_tree_is_worth_3_to_max(algorithm: str, table: bool) -> Non
 
 def test_a_payoff_from_mins_view_and_a_float() -> None:
     state = Leaves(((1.5, -2), (0.25,)), turn=0)
-    result = Searcher("alphabeta").search(state, analyse=True)
+    result = Searcher("alphabeta").search(state, analyze=True)
     assert result.score.value == 0.25 and str(result.score) == "0.25"
     below = state.play(0)  # MIN to move: its value is its own, the negation of MAX's
     assert Searcher("negamax").search(below).score.value == 2

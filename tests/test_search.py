@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.brute import check_window, reachable, truth
+from tests.helpers import random_position
 from unbeatable import (
     Limits,
     Move,
@@ -38,20 +39,6 @@ VARIANTS: list[dict[str, object]] = [
     {"algorithm": "alphabeta-stack"},
     {"algorithm": "alphabeta-stack", "table": False},
 ]
-
-
-def random_position(spec: str, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = get_game(spec).initial()
-    for _ in range(plies):
-        moves = list(state.legal_moves())
-        if not moves:
-            break
-        child = state.play(rng.choice(moves))
-        if child.outcome() is not None:
-            break
-        state = child
-    return state
 
 
 @given(
@@ -97,8 +84,8 @@ def test_every_variant_agrees_on_exact_values(spec: str, extra: int, seed: int) 
 
 def test_the_same_with_analysis_every_move_exact() -> None:
     state = get_game("mnk:3,4,3").parse_position("1,6,2,7")
-    plain = search(state, algorithm="negamax", analyse=True)
-    pruned = search(state, algorithm="alphabeta", analyse=True)
+    plain = search(state, algorithm="negamax", analyze=True)
+    pruned = search(state, algorithm="alphabeta", analyze=True)
     assert plain.move_scores == pruned.move_scores
     assert plain.move_scores is not None and len(plain.move_scores) == 8
 
@@ -175,7 +162,7 @@ def test_a_tiny_table_still_gives_exact_answers() -> None:
     assert search(get_game("tictactoe").initial(), table_size=7).score.is_draw
     state = get_game("mnk:3,4,3").parse_position("1,6")
     reference = search(state, algorithm="minimax", table=True)  # memoized, exact entries only
-    tiny = search(state, table_size=7, analyse=True)
+    tiny = search(state, table_size=7, analyze=True)
     assert tiny.score == reference.score
     assert tiny.best_moves == reference.best_moves
 
@@ -437,7 +424,7 @@ def test_principal_variations_keep_the_value_at_every_step() -> None:
             result = search(state, **options)
             position = state
             for move in result.pv:
-                analysis = search(position, analyse=True)
+                analysis = search(position, analyze=True)
                 assert analysis.move_scores is not None
                 assert analysis.move_scores[move] == analysis.score, (text, options, result.pv)
                 position = position.play(move)

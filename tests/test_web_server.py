@@ -8,6 +8,7 @@ cancelled and no worker process left behind.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -123,7 +124,7 @@ def test_sigint_cancels_the_searches_and_leaves_no_worker_process(
     seen = children(process.pid)
     assert len(seen) >= 4, "the parallel search did not start its own workers"
     stop(process)  # one SIGINT, as Ctrl-C (a second one would force the exit)
-    assert process.returncode == 0
+    assert process.returncode == 130  # as every command after Ctrl-C
     for thread in threads:
         thread.join(20)
     assert sorted(answers) == [503, 503]  # cancelled, and told so
@@ -163,8 +164,20 @@ def test_a_warning_when_listening_beyond_loopback() -> None:
     port = free_port("0.0.0.0")
     process = launch(port, workers=1, host="0.0.0.0")
     err = stop(process)
-    assert process.returncode == 0
+    assert process.returncode == 130
     assert "warning: listening on 0.0.0.0" in err.splitlines()[0]
+
+
+def test_sigterm_stops_the_server_cleanly_with_no_worker_left() -> None:
+    port = free_port()
+    process = launch(port, workers=2)
+    workers = children(process.pid)
+    assert len(workers) >= 2
+    process.send_signal(signal.SIGTERM)  # a service manager's stop: exit code 0, not killed
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert [pid for pid in workers if alive(pid)] == []
 
 
 def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:

@@ -17,11 +17,19 @@ from __future__ import annotations
 
 import enum
 import math
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
+
+from .display import show
+
+# The cutting of long texts in messages lives in .messages (the front ends' service); these
+# names stay importable from here.
+from .messages import ECHO_LIMIT as ECHO_LIMIT
+from .messages import MESSAGE_LIMIT as MESSAGE_LIMIT
+from .messages import cut as cut
+from .messages import cut_echoes as cut_echoes
 
 __all__ = [
     "FIRST",
@@ -56,24 +64,6 @@ def require_text(text: object) -> str:
     if not isinstance(text, str):
         raise TypeError(f"a position is given as text (moves or a picture), not {text!r}")
     return text
-
-
-#: A bad text is echoed in messages cut to this many characters.
-ECHO_LIMIT = 80
-
-_QUOTED = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + ",})'")
-
-
-def cut(text: str, limit: int = ECHO_LIMIT) -> str:
-    """``text`` cut to its first ``limit`` characters and ``...`` when it is longer."""
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def cut_echoes(message: str) -> str:
-    """``message`` with every quoted text (``'...'``) longer than :data:`ECHO_LIMIT`
-    characters cut (see :func:`cut`): an error about a long position still ends with its
-    reason."""
-    return _QUOTED.sub(lambda m: repr(cut(m.group(1))), message)
 
 
 def player_name(player: int) -> str:
@@ -278,6 +268,11 @@ class State(ABC):
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
     default_time: ClassVar[float | None] = None
 
+    #: Such a game's thinking time for other purposes than a plain search, by purpose
+    #: (``move``: an opponent's move in an interactive front end; ``analysis``: an analysis
+    #: there); a purpose not listed takes :attr:`default_time`. See :meth:`thinking_time`.
+    thinking_times: ClassVar[Mapping[str, float]] = {}
+
     # --- required -------------------------------------------------------------------------
 
     @property
@@ -308,7 +303,9 @@ class State(ABC):
 
     @property
     def max_plies(self) -> int | None:
-        """An upper bound on the number of moves in a whole game, or None if unknown."""
+        """An upper bound on the number of moves in a whole game, or None if unknown. Once
+        known, it never grows as the game goes on: a later position may give a tighter bound,
+        never a looser one or None."""
         return None
 
     def key(self) -> Hashable:
@@ -423,6 +420,21 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.outcome() is not None
 
+    def thinking_time(self, purpose: str = "search") -> float | None:
+        """Seconds a search of this game thinks when given no limit, for ``purpose``
+        (``search``, ``move`` or ``analysis``: see :data:`unbeatable.search.policy.PURPOSES`);
+        None for a game searched to its end. The one place a game's times are set."""
+        if self.default_time is None:
+            return None
+        return self.thinking_times.get(purpose, self.default_time)
+
+    # --- in a notebook --------------------------------------------------------------------
+
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture in Jupyter (:func:`unbeatable.drawing.board_svg`), for the
+        games that have one; None (the text) for the others."""
+        return show("state", self)
+
 
 def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:
     """The 0-based index of the ``noun`` that ``text`` numbers from 1 to ``count`` (a cell, a
@@ -432,18 +444,18 @@ def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:
     :class:`IllegalMoveError` after the end of the game, each naming the text and position.
     """
     token = text.strip()
-    position = str(state)
     if not (token.isascii() and token.isdigit()):
         raise InvalidMoveError(
-            f"{token!r} is not a {noun} (1-{count})", text=token, position=position
+            f"{token!r} is not a {noun} (1-{count})", text=token, position=str(state)
         )
     index = int(token) - 1
     if not 0 <= index < count:
         raise InvalidMoveError(
-            f"{noun} {token} does not exist (1-{count})", text=token, position=position
+            f"{noun} {token} does not exist (1-{count})", text=token, position=str(state)
         )
     outcome = state.outcome()
     if outcome is not None:
+        position = str(state)
         raise IllegalMoveError(
             f"{noun} {token} after the game ended ({outcome}) in {position}",
             text=token,

@@ -10,6 +10,7 @@ same numbers.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -25,7 +26,7 @@ __all__ = [
     "MoveReport",
     "Report",
     "ScoreReport",
-    "analyse",
+    "analyze",
     "build_report",
     "describe",
     "describe_result",
@@ -210,7 +211,7 @@ def describe(
 def describe_result(
     result: SearchResult, state: State | None = None
 ) -> tuple[str, dict[Move, str]]:
-    """The position's score and every analysed move's (``result.move_scores``), as
+    """The position's score and every analyzed move's (``result.move_scores``), as
     :func:`describe` prints them: heuristic values with the search's depth, and the bounds of
     a search cut short where it left them (never their lower end alone). ``state`` (the
     searched position) adds the solve-convention scores. Every front end labels scores so."""
@@ -294,7 +295,7 @@ class Analysis:
     report: Report | None
 
 
-def analyse(
+def analyze(
     game: Game, state: State, searcher: Searching, limits: Limits | None = None, *, given: str = ""
 ) -> Analysis:
     """Every legal move's score, the library's one way (the command line's ``analyze``, the
@@ -303,10 +304,16 @@ def analyse(
     the game, or the game's own solver); Ctrl-C keeps the best result known."""
     result: SearchResult | None
     try:
-        result, interrupted = searcher.search(state, limits, analyse=True), False
+        result, interrupted = searcher.search(state, limits, analyze=True), False
     except SearchInterrupted as stop:
         result, interrupted = stop.result, True
     report = None
     if result is not None:
         report = build_report(game, state, result, interrupted=interrupted, given=given)
     return Analysis(result, interrupted, report)
+
+
+def analyse(*args: Any, **kw: Any) -> Analysis:
+    """The old spelling of :func:`analyze` (deprecated)."""
+    warnings.warn("report.analyse is now spelled report.analyze", DeprecationWarning, stacklevel=2)
+    return analyze(*args, **kw)

@@ -1,10 +1,16 @@
 """A UCI engine: ``unbeatable uci`` (or ``python -m unbeatable.uci``) speaks the Universal Chess
 Interface on stdin and stdout, so that any chess GUI or tournament manager can play it.
 
-Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen FEN [moves ...]``,
-``go`` (``wtime btime winc binc movestogo``, ``movetime``, ``depth``, ``nodes``, ``infinite``),
-``stop``, ``quit``. The search runs on a thread, so ``stop`` is heard at once; every completed
-iteration prints an ``info`` line, the end a ``bestmove``.
+Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption name NAME [value VALUE]`` (the
+options of :data:`OPTIONS`; others are ignored, as the protocol asks), ``position startpos|fen
+FEN [moves ...]``, ``go`` (``wtime btime winc binc movestogo``, ``movetime``, ``depth``,
+``nodes``, ``infinite``), ``stop``, ``quit``. The search runs on a thread, so ``stop`` is heard
+at once; every completed iteration prints an ``info`` line, the end a ``bestmove``: every ``go``
+is answered with one, since a GUI waits for it.
+
+A command the engine cannot follow is answered with one ``info string`` saying why, its echo of
+a long text cut: a refused ``position`` keeps the last good position (the start if there was
+none), a ``go`` word whose value is not a number is left out.
 """
 
 from __future__ import annotations
@@ -14,15 +20,17 @@ import gc
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import IO
+from dataclasses import dataclass, field, replace
+from typing import IO, NoReturn
 
-from .game import GameError, State
+from .game import State
 from .games import get_game
-from .search import Limits, Searcher, SearchResult
+from .messages import cut, cut_echoes
+from .search import DEFAULT_TABLE_SIZE, Limits, Searcher, SearchResult
 
-__all__ = ["TimeBudget", "main", "time_for_move"]
+__all__ = ["OPTIONS", "TimeBudget", "UCISession", "main", "time_for_move"]
 
 NAME = "unbeatable"
 
@@ -36,6 +44,33 @@ HORIZON_MOVES = 25
 
 #: The shortest search asked for (a search needs a positive time).
 SHORTEST = 0.001
+
+#: Bytes one entry of the transposition table takes in a chess search (its key, value, bound,
+#: depth and move, and the dictionary's slot: 317 measured with tracemalloc on CPython 3.11),
+#: to turn the ``Hash`` option's megabytes into entries.
+ENTRY_BYTES = 320
+
+#: The ``Hash`` option's default: the megabytes of the library's default table.
+DEFAULT_HASH = -(-DEFAULT_TABLE_SIZE * ENTRY_BYTES // 2**20)
+
+#: The largest ``Hash`` accepted, in megabytes.
+MAX_HASH = 65536
+
+#: The options ``uci`` lists and ``setoption`` accepts, as ``option`` lines: the table size in
+#: megabytes; ``Threads`` and ``MultiPV`` are 1, the only values this engine can use (it
+#: searches on one thread and reports one principal variation), and another is answered with
+#: an ``info string`` saying so.
+OPTIONS = (
+    f"option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}",
+    "option name Threads type spin default 1 min 1 max 1",
+    "option name MultiPV type spin default 1 min 1 max 1",
+)
+
+#: What the engine cannot do that ``Threads`` and ``MultiPV`` would ask for.
+ONLY_ONE = {
+    "threads": "this engine searches on one thread",
+    "multipv": "this engine reports one principal variation",
+}
 
 
 @dataclass(frozen=True)
@@ -120,6 +155,8 @@ class Go:
     infinite: bool = False
     clock: dict[str, float] | None = None
     movestogo: int | None = None
+    #: the words left out because their value is not a number (``depth x``)
+    refused: list[str] = field(default_factory=list)
 
     def side_clock(self, white: bool) -> tuple[float, float] | None:
         """The clock and the increment of the side to move (None: no clock, ``movetime`` or
@@ -144,35 +181,61 @@ class Go:
         :meth:`budget`), else ``movetime``, as its time."""
         seconds = budget.hard if budget is not None else self.movetime
         if self.infinite or (seconds is None and self.depth is None and self.nodes is None):
+            if self.refused and not self.infinite:  # a limit was meant: the game's own time
+                return Limits()
             seconds = 1e7 if self.infinite or self.depth is None else None  # until `stop`
         return Limits(depth=self.depth, time=seconds, nodes=self.nodes)
 
 
+#: The words of ``go`` that take a number.
+GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movetime", "depth", "nodes", "movestogo")
+
+#: Every word of ``go`` (those this engine skips too).
+GO_WORDS = ("", *GO_NUMBERS, "infinite", "ponder", "searchmoves", "mate")
+
+#: The longest number a ``go`` word takes, in digits (a clock of 10^12 ms is 30 years).
+MAX_GO_DIGITS = 12
+
+
+def _whole(value: str) -> int | None:
+    """``value`` as a whole number (ASCII digits, a sign), or None when it is not one."""
+    digits = value.removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_GO_DIGITS:
+        return None
+    return int(value)
+
+
 def parse_go(words: list[str]) -> Go:
+    """The ``go`` command ``words`` ask for. A word whose value is not a whole number is left
+    out and listed in :attr:`Go.refused`; an unknown word (``ponder``, ``searchmoves``) is
+    skipped."""
     go = Go()
     clock: dict[str, float] = {}
     index = 0
     while index < len(words):
         word = words[index]
-        value = words[index + 1] if index + 1 < len(words) else ""
         if word == "infinite":
             go.infinite = True
             index += 1
             continue
-        if word in ("wtime", "btime", "winc", "binc"):
-            clock[word] = max(0, int(value)) / 1000
-        elif word == "movetime":
-            go.movetime = max(1, int(value)) / 1000
-        elif word == "depth":
-            go.depth = max(1, int(value))
-        elif word == "nodes":
-            go.nodes = max(1, int(value))
-        elif word == "movestogo":
-            go.movestogo = max(1, int(value))
-        else:  # ponder, searchmoves, mate: not supported; skip the word
-            index += 1
+        if word not in GO_NUMBERS:
+            index += 1  # ponder, searchmoves, mate: not supported; skip the word
             continue
-        index += 2
+        value = words[index + 1] if index + 1 < len(words) else ""
+        number = _whole(value)
+        index += 1 if number is None and value in GO_WORDS else 2  # `depth infinite`
+        if number is None:
+            go.refused.append(f"{word} {cut(value, 20)!r}" if value not in GO_WORDS else word)
+        elif word in ("wtime", "btime", "winc", "binc"):
+            clock[word] = max(0, number) / 1000
+        elif word == "movetime":
+            go.movetime = max(1, number) / 1000
+        elif word == "depth":
+            go.depth = max(1, number)
+        elif word == "nodes":
+            go.nodes = max(1, number)
+        else:
+            go.movestogo = max(1, number)
     go.clock = clock or None
     return go
 
@@ -205,19 +268,34 @@ def _line(state: State, moves: Iterable[object]) -> list[object]:
     return line
 
 
-class Engine:
-    """The UCI session: the position, the searcher (its table kept within a game) and the
-    search thread."""
+class UCISession:
+    """One UCI conversation: the position, the searcher (its table kept within a game), the
+    options set and the search thread. Not the search engine itself
+    (:class:`unbeatable.search.engine.Engine`): it reads commands and answers them."""
 
     def __init__(self, out: IO[str]) -> None:
         self.out = out
         self.lock = threading.Lock()
         self.game = get_game("chess")
         self.state = self.game.initial()
-        self.searcher = Searcher(iterative=True)
+        self.hash_megabytes = DEFAULT_HASH
+        self.searcher = self.new_searcher()
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
         self.lag = Lag()
+        self.positioned = False  # whether a position command has been accepted
+
+    def new_searcher(self) -> Searcher:
+        """A searcher with an empty table of :attr:`hash_megabytes` (the library's default
+        table when it is the default)."""
+        if self.hash_megabytes == DEFAULT_HASH:
+            return Searcher(iterative=True)
+        return Searcher(iterative=True, table_size=self.table_size)
+
+    @property
+    def table_size(self) -> int:
+        """The table entries that :attr:`hash_megabytes` hold."""
+        return max(1, self.hash_megabytes * 2**20 // ENTRY_BYTES)
 
     def send(self, line: str) -> None:
         with self.lock:
@@ -233,12 +311,17 @@ class Engine:
         if command == "uci":
             self.send(f"id name {NAME}")
             self.send("id author the unbeatable developers")
+            for option in OPTIONS:
+                self.send(option)
             self.send("uciok")
         elif command == "isready":
             self.send("readyok")
+        elif command == "setoption":
+            self.finish()
+            self.set_option(rest)
         elif command == "ucinewgame":
             self.finish()
-            self.searcher = Searcher(iterative=True)
+            self.searcher = self.new_searcher()
             self.lag.forget()
         elif command == "position":
             self.finish()
@@ -252,22 +335,56 @@ class Engine:
             self.finish()
             return False
         else:
-            self.send(f"info string unknown command {command!r}")
+            self.send(f"info string unknown command {cut(command, 20)!r}")
         return True
 
+    def set_option(self, words: list[str]) -> None:
+        """``setoption name NAME [value VALUE]``: an option of :data:`OPTIONS` is taken or
+        answered with one ``info string`` saying why not; any other is ignored, as the protocol
+        asks of an engine."""
+        if "name" not in words:
+            return
+        after = words[words.index("name") + 1 :]
+        cut_at = after.index("value") if "value" in after else len(after)
+        name, value = " ".join(after[:cut_at]), " ".join(after[cut_at + 1 :])
+        key = name.lower()
+        if key not in ("hash", "threads", "multipv"):
+            return
+        number = _whole(value)
+        if number is None:
+            self.send(f"info string setoption {name}: {cut(value, 20)!r} is not a whole number")
+        elif key in ONLY_ONE:
+            if number != 1:
+                self.send(f"info string setoption {name} {number}: {ONLY_ONE[key]}; it stays 1")
+        elif not 1 <= number <= MAX_HASH:
+            self.send(f"info string setoption Hash {number}: choose 1 to {MAX_HASH} megabytes")
+        elif number != self.hash_megabytes:
+            self.hash_megabytes = number
+            self.searcher = self.new_searcher()
+
     def position(self, words: list[str]) -> None:
+        """Set the position; a refused one keeps the last good position (the start if there
+        was none) and says so in one ``info string``."""
         try:
             self.state = self.game.parse_position(" ".join(words))
-        except GameError as err:
-            self.send(f"info string bad position: {err}")
+        except ValueError as err:  # a GameError, or a game's own ValueError
+            kept = (
+                f"the last good one ({self.game.format_position(self.state)})"
+                if self.positioned
+                else "the start position"
+            )
+            reason = cut_echoes(" ".join(str(err).split()))
+            self.send(f"info string position refused, keeping {kept}: {reason}")
+            return
+        self.positioned = True
 
     def go(self, words: list[str]) -> None:
         received = time.perf_counter()
-        try:
-            go = parse_go(words)
-        except ValueError as err:
-            self.send(f"info string bad go command: {err}")
-            return
+        go = parse_go(words)
+        if go.refused:
+            fallback = "; searching for the game's own time" if go.limits(None) == Limits() else ""
+            refused = ", ".join(go.refused)
+            self.send(f"info string go: left out {refused}: not a whole number{fallback}")
         white = self.state.to_move == 0
         clock = go.side_clock(white)
         if clock is not None:
@@ -289,21 +406,17 @@ class Engine:
         infinite: bool,
         received: float,
     ) -> None:
-        """Search ``state`` and answer ``bestmove``. On a clock the budget counts from
+        """Search ``state`` and answer ``bestmove``, always (a search that fails says why in an
+        ``info string`` and answers a legal move). On a clock the budget counts from
         ``received`` (when ``go`` was read): the search stops at its hard limit, and no
         iteration starts after its soft one."""
         best: object = None
-        if state.outcome() is None:
-            if budget is not None:
-                left = budget.hard - (time.perf_counter() - received)
-                limits = replace(limits, time=max(left, SHORTEST))
-            result: SearchResult | None = None
-            for result in self.searcher.iterate(state, limits, stop=self.stop):
-                if result.complete:
-                    self.send(info_line(result, state))
-                    if budget is not None and time.perf_counter() - received >= budget.soft:
-                        self.stop.set()  # the next iteration ends at once; this one stands
-            best = result.move if result is not None else None
+        try:
+            best = self.search(state, limits, budget, received)
+        except Exception as error:  # the GUI waits for a bestmove whatever happened
+            why = cut_echoes(" ".join(str(error).split()))
+            self.send(f"info string the search failed: {type(error).__name__}: {why}")
+            best = next(iter(state.legal_moves()), None)
         if infinite:  # the answer waits for `stop`, even when the search ended sooner
             self.stop.wait()
         self.send(f"bestmove {state.move_text(best) if best is not None else '0000'}")
@@ -314,6 +427,24 @@ class Engine:
         # Objects are still freed when their last reference goes.
         gc.freeze()
 
+    def search(
+        self, state: State, limits: Limits, budget: TimeBudget | None, received: float
+    ) -> object:
+        """The best move of ``state`` (None when the game is over), with an ``info`` line for
+        every completed iteration."""
+        if state.outcome() is not None:
+            return None
+        if budget is not None:
+            left = budget.hard - (time.perf_counter() - received)
+            limits = replace(limits, time=max(left, SHORTEST))
+        result: SearchResult | None = None
+        for result in self.searcher.iterate(state, limits, stop=self.stop):
+            if result.complete:
+                self.send(info_line(result, state))
+                if budget is not None and time.perf_counter() - received >= budget.soft:
+                    self.stop.set()  # the next iteration ends at once; this one stands
+        return result.move if result is not None else None
+
     def finish(self) -> None:
         """Stop a search under way and wait for its ``bestmove``."""
         if self.thread is not None:
@@ -322,23 +453,55 @@ class Engine:
             self.thread = None
 
 
+def __getattr__(name: str) -> type[UCISession]:
+    """``Engine``, the old name of :class:`UCISession`, with a DeprecationWarning."""
+    if name == "Engine":
+        warnings.warn(
+            "unbeatable.uci.Engine is deprecated: it is the UCI session, now UCISession "
+            "(the search engine is unbeatable.search.engine.Engine)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return UCISession
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Parser(argparse.ArgumentParser):
+    """Its errors are one line on stderr and exit code 2, as the command line's."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+
+class UsageError(Exception):
+    """A bad option of ``unbeatable uci``."""
+
+
 def main(
     argv: list[str] | None = None,
     stdin: IO[str] | None = None,
     stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
 ) -> int:
-    """Run the UCI loop until ``quit`` or the end of the input."""
-    parser = argparse.ArgumentParser(
+    """Run the UCI loop until ``quit`` or the end of the input; the exit code (0, or 2 with
+    one line on stderr for a bad option)."""
+    parser = _Parser(
         prog="unbeatable uci", description="A chess engine speaking UCI on stdin and stdout."
     )
     parser.add_argument("--game", default="chess", choices=["chess"], help="the game (chess)")
-    parser.parse_args(argv)
-    engine = Engine(stdout or sys.stdout)
+    try:
+        parser.parse_args(argv)
+    except UsageError as error:
+        print(error, file=stderr or sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
+    session = UCISession(stdout or sys.stdout)
     for line in stdin or sys.stdin:
-        if not engine.handle(line.strip()):
+        if not session.handle(line.strip()):
             break
     else:
-        engine.finish()
+        session.finish()
     return 0
 
 

@@ -8,7 +8,7 @@ import json
 from .. import render
 from ..game import Game, State, player_name
 from ..games import get_game
-from ..report import analyse, describe_result, line_text, shown
+from ..report import analyze, describe_result, line_text, shown
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -41,9 +41,9 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     parallel = common.parallel(args)
     if parallel is not None:
         with parallel:
-            analysis = analyse(game, state, parallel, common.limits(args), given=args.position)
+            analysis = analyze(game, state, parallel, common.limits(args), given=args.position)
     else:
-        analysis = analyse(
+        analysis = analyze(
             game, state, common.searcher(args), common.limits(args), given=args.position
         )
     result, interrupted, report = analysis.result, analysis.interrupted, analysis.report

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
-from ..game import ECHO_LIMIT, Game, GameError, State, cut, cut_echoes
+from ..game import Game, GameError, State
+from ..messages import ECHO_LIMIT, cut, cut_echoes
 from ..search import (
     ALGORITHMS,
     DEFAULT_TABLE_SIZE,
@@ -80,11 +81,22 @@ class Parser(argparse.ArgumentParser):
 
 
 def _number(text: str) -> str:
-    """``text`` if it is written in ASCII digits (``int`` also takes ``３`` and ``1_0``)."""
+    """``text`` if it is written in ASCII digits (``int`` also takes ``３`` and ``1_0``), and
+    not too long for Python to read."""
     body = text.strip()
-    if not (body.lstrip("+-").isascii() and body.lstrip("+-").isdigit()):
+    digits = body.lstrip("+-")
+    if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(f"{cut(text)!r} is not a whole number")
+    if len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"{cut(text)!r}: a number of {len(digits)} digits is too long (at most {MAX_DIGITS})"
+        )
     return body
+
+
+def whole(text: str) -> int:
+    """A whole number, written in ASCII digits (a seed)."""
+    return int(_number(text))
 
 
 def positive_int(text: str) -> int:
@@ -95,8 +107,11 @@ def positive_int(text: str) -> int:
 
 
 def seconds(text: str, fits: Callable[[float], bool], rule: str) -> float:
-    """``text`` as seconds that ``fits``; else an argparse error saying ``rule``."""
+    """``text`` as seconds that ``fits``; else an argparse error saying ``rule``. Written in
+    ASCII without ``_`` (``float`` also reads ``１`` and ``1_0``)."""
     try:
+        if not text.isascii() or "_" in text:
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{cut(text)!r} is not a number of seconds") from None
@@ -137,11 +152,12 @@ def threads(text: str) -> int:
 
 
 def shorten(message: str, text: str) -> str:
-    """``message`` with every echo of a long ``text`` cut (see :func:`cut`); at most a few
-    hundred characters whatever the message says."""
+    """``message`` with every echo of a long ``text`` cut (see :func:`cut`), and its other long
+    echoes too (:func:`~unbeatable.game.cut_echoes`): at most a few hundred characters
+    whatever the message says, its reason and its end kept."""
     if len(text) > ECHO_LIMIT:
         message = message.replace(repr(text), repr(cut(text))).replace(text, cut(text))
-    return cut(cut_echoes(message), 4 * ECHO_LIMIT)
+    return cut_echoes(message)
 
 
 _LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
@@ -281,12 +297,12 @@ def limits(args: argparse.Namespace) -> Limits:
 
 
 def run_search(
-    engine: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyse: bool
+    engine: Searcher | ParallelSearcher, state: State, limits: Limits, *, analyze: bool
 ) -> tuple[SearchResult | None, bool]:
     """The result of a search as the library runs it, and whether Ctrl-C cut it short; then
     the result is the best known when Ctrl-C came (None if nothing was known yet)."""
     try:
-        return engine.search(state, limits, analyse=analyse), False
+        return engine.search(state, limits, analyze=analyze), False
     except SearchInterrupted as stop:
         return stop.result, True
 

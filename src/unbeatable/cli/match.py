@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
     p.add_argument("player_b", metavar="B", help="the second player, e.g. random or time:0.1")
     p.add_argument("--game", default="tictactoe", help="the game (default tictactoe)")
     p.add_argument("-n", "--games", type=common.positive_int, default=10, help="games (default 10)")
-    p.add_argument("--seed", type=int, help="the random seed (default: a random one)")
+    p.add_argument("--seed", type=common.whole, help="the random seed (default: a random one)")
     p.add_argument("--position", default="", help="start every game from this position")
     p.set_defaults(handler=run)
 

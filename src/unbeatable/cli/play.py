@@ -7,18 +7,13 @@ import random
 import time
 
 from .. import render
-from ..game import Move, State, cut, player_name
+from ..game import Move, State, player_name
 from ..games import get_game
+from ..messages import cut
 from ..report import describe_result, shown
-from ..search import Limits, SearchResult
+from ..search import Limits, SearchResult, policy
 from . import common
 from .common import Streams, UsageError
-
-#: How long the AI searches for a move when Ctrl-C stopped a search that had nothing to show.
-QUICK_MOVE_SECONDS = 1.0
-
-#: A search of this many nodes that does not settle the start's value warns of slow play.
-PROBE_NODES = 20_000
 
 PLAY_HELP = (
     "a move (as the board numbers it), or: hint (best moves and scores), moves (the legal "
@@ -55,7 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         metavar="SECONDS",
         help="pause between demo moves (default 0.5 on a terminal, else 0)",
     )
-    p.add_argument("--seed", type=int, help="break ties between equally good moves at random")
+    p.add_argument(
+        "--seed", type=common.whole, help="break ties between equally good moves at random"
+    )
     common.add_limits(p, parallel=False)
     common.add_search_options(p)
     p.set_defaults(handler=run)
@@ -71,8 +68,8 @@ def side(text: str) -> int:
 
 
 def strength(limits: Limits, state: State) -> str:
-    """The AI's limits as the search will apply them to ``state`` (see Limits.for_state)."""
-    applied = limits.for_state(state)
+    """The AI's limits as the search will apply them to ``state`` (the library's policy)."""
+    applied = policy.limits_for(state, limits)
     parts = []
     if applied.depth is not None:
         parts.append(f"depth {applied.depth}")
@@ -104,18 +101,10 @@ class Session:
         self.history = [self.start]
 
     def warn_if_slow(self) -> None:
-        """Perfect play can take minutes a move: when a short search of the start (or, for a
-        game's own solver, a quick question to it) does not settle its value, say so."""
-        state = self.start
-        if self.limits.for_state(state) != Limits():
-            return  # a limit, or the game's own time a move (see strength)
-        if self.searcher.uses_solver(state):
-            # the game's own solver answers at once where its book or a short search reaches
-            # (Connect Four's 7 x 6 board); elsewhere (another board size) it may take minutes
-            quick = self.searcher.options.solve_request(quick=True)
-            if state.solver_value(quick) is not None:
-                return
-        elif self.searcher.search(state, Limits(nodes=PROBE_NODES)).exact:
+        """Perfect play can take minutes a move: say so when the library's policy says it may
+        (:func:`unbeatable.search.policy.may_take_long`)."""
+        searcher = self.searcher
+        if not policy.may_take_long(searcher.search, searcher.options, self.start, self.limits):
             return
         self.out.write(
             "note: perfect play of this game can take minutes a move; Ctrl-C makes the AI "
@@ -129,18 +118,15 @@ class Session:
         if self.color:
             with render.console(self.out).status("thinking..."):
                 result, interrupted = common.run_search(
-                    self.searcher, state, self.limits, analyse=False
+                    self.searcher, state, self.limits, analyze=False
                 )
         else:
             result, interrupted = common.run_search(
-                self.searcher, state, self.limits, analyse=False
+                self.searcher, state, self.limits, analyze=False
             )
-        if interrupted and (result is None or result.move is None):
-            # Nothing known yet: move at once, by a short bounded search instead.
-            self.out.write(f"interrupted: the best move of a {QUICK_MOVE_SECONDS:g} s search\n")
-            result = self.searcher.search(state, Limits(time=QUICK_MOVE_SECONDS))
-        elif interrupted and result is not None:
-            self.out.write(f"interrupted: the best move of depth {result.depth}\n")
+        if interrupted:  # the library's rule: the best known, or a short search's
+            result, how = policy.move_when_stopped(self.searcher.search, state, result)
+            self.out.write(f"interrupted: {how}\n")
         assert result is not None and result.move is not None
         return result.move, result
 
@@ -165,7 +151,7 @@ class Session:
         return common.OK
 
     def hint(self, state: State) -> None:
-        result, interrupted = common.run_search(self.searcher, state, self.limits, analyse=True)
+        result, interrupted = common.run_search(self.searcher, state, self.limits, analyze=True)
         if result is None:
             self.out.write("hint interrupted before any result\n")
             return

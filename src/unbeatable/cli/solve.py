@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import itertools
+import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from ..game import Game, GameError, State, cut
+from ..game import Game, GameError, State
 from ..games import get_game
+from ..messages import cut
 from ..search.batch import solve_positions
 from . import common
 from .common import Streams, UsageError, shorten
@@ -24,7 +25,8 @@ DESCRIPTION = (
     "are on the board, (cells + 1 - n) // 2; the negation for a loss. A line that "
     "carries a score is checked and a mismatch reported. An empty line is the start "
     "position (as in Pons' test files), so output lines stay in step with input lines. "
-    "Input is UTF-8 (a byte-order mark is skipped) or UTF-16 with a byte-order mark. "
+    "Input is UTF-8 (a byte-order mark is skipped) or UTF-16 with a byte-order mark; lines "
+    "end with LF, CR LF or CR. "
     "Bad lines (also lines that are not text) are reported as 'line N: ...' on stderr "
     "and the others still solved; the exit code is 2 if any line was bad, 1 if any "
     "score mismatched, else 0."
@@ -66,9 +68,14 @@ def _utf8(number: int, raw: bytes) -> Line:
         return Line(number, "", f"not UTF-8 text: byte 0x{byte:02x} at column {error.start + 1}")
 
 
+#: A line ends with ``\\r\\n``, ``\\n`` or ``\\r`` (old Mac files) alike.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_BYTES_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
 def _utf16(data: bytes) -> Iterator[Line]:
     text = data.decode("utf-16", errors="replace")
-    pieces = text.split("\n")
+    pieces = _LINE_END.split(text)
     if pieces and pieces[-1] == "":
         pieces.pop()
     for number, piece in enumerate(pieces, start=1):
@@ -78,18 +85,63 @@ def _utf16(data: bytes) -> Iterator[Line]:
             yield Line(number, piece)
 
 
+def _reader(binary: IO[bytes]) -> Callable[[], bytes]:
+    """What reads the next bytes of ``binary`` that have come, without waiting for more."""
+    read = getattr(binary, "read1", binary.read)
+    return lambda: bytes(read(1 << 16))
+
+
+def split_lines(binary: IO[bytes], head: bytes = b"") -> Iterator[bytes]:
+    """The lines of ``head`` followed by ``binary``, without their ends, each as soon as it
+    has come (so that a pipe's answers follow its questions), whether they end with
+    ``\\n``, ``\\r\\n`` or ``\\r``; a last line without an end too."""
+    read = _reader(binary)
+    pending = bytearray()
+    after_cr = False  # the last line ended with \r: a \n that comes next belongs to it
+    chunk = head or read()
+    while chunk:
+        if after_cr and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+        after_cr = False
+        searched = len(pending)
+        pending += chunk
+        start = 0
+        for found in _BYTES_LINE_END.finditer(pending, searched):
+            yield bytes(pending[start : found.start()])
+            start = found.end()
+            after_cr = found.group() == b"\r" and start == len(pending)
+        del pending[:start]
+        chunk = read()
+    if pending:
+        yield bytes(pending)
+
+
 def decode(binary: IO[bytes]) -> Iterator[Line]:
     """The lines of ``binary``, each decoded on its own (one bad byte spoils one line only):
-    UTF-8, after a UTF-8 byte-order mark if there is one, or UTF-16 after its mark."""
-    first = binary.readline()
-    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        yield from _utf16(first + binary.read())
+    UTF-8, after a UTF-8 byte-order mark if there is one, or UTF-16 after its mark. Lines end
+    with ``\\n``, ``\\r\\n`` or ``\\r`` alike."""
+    read = _reader(binary)
+    head = b""
+    while len(head) < len(codecs.BOM_UTF8) and not _BYTES_LINE_END.search(head):
+        chunk = read()  # enough to see a byte-order mark, or the first line
+        if not chunk:
+            break
+        head += chunk
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        yield from _utf16(head + binary.read())
         return
-    if first.startswith(codecs.BOM_UTF8):
-        first = first[len(codecs.BOM_UTF8) :]
-    rest = iter(binary.readline, b"")
-    for number, raw in enumerate(itertools.chain((first,) if first else (), rest), start=1):
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[len(codecs.BOM_UTF8) :]
+    for number, raw in enumerate(split_lines(binary, head), start=1):
         yield _utf8(number, raw)
+
+
+def _text_lines(inp: IO[str]) -> Iterator[str]:
+    """The lines of a text stream without their ends, which are ``\\n``, ``\\r\\n`` or
+    ``\\r`` alike."""
+    for text in iter(inp.readline, ""):
+        pieces = _LINE_END.split(text)
+        yield from pieces[:-1] if pieces[-1] == "" else pieces
 
 
 def read_lines(path: str, inp: IO[str]) -> Iterator[Line]:
@@ -99,7 +151,7 @@ def read_lines(path: str, inp: IO[str]) -> Iterator[Line]:
         if path == "-":
             binary = getattr(inp, "buffer", None)
             if binary is None:  # a text stream without bytes (tests, embedding programs)
-                for number, text in enumerate(iter(inp.readline, ""), start=1):
+                for number, text in enumerate(_text_lines(inp), start=1):
                     yield Line(number, text)
                 return
             yield from decode(binary)

@@ -5,13 +5,16 @@ shorthand for :func:`.driver.search` (so that ``from unbeatable import search`` 
 Layout: :mod:`.options` (what a search may do), :mod:`.engine` (one position at one depth),
 :mod:`.stack` (the explicit-stack alpha-beta), :mod:`.table`, :mod:`.score`, :mod:`.pv`,
 :mod:`.deepening` (the one deepening loop), :mod:`.driver` (the serial searcher),
-:mod:`.parallel` (the parallel searcher), :mod:`.result`.
+:mod:`.parallel` (the parallel searcher), :mod:`.result`, :mod:`.policy` (the policies: a game's
+own solver, thinking times, limits inside a front end's cap), :mod:`.events` (what an observed
+search emits).
 """
 
 import sys
 import types
 from typing import Any
 
+from . import events, policy
 from .deepening import check_state
 from .driver import Searcher, search, solve
 from .options import ALGORITHMS, DEFAULT_TABLE_SIZE, Limits, SearchOptions
@@ -43,9 +46,11 @@ __all__ = [
     "TranspositionTable",
     "WorkerLostError",
     "check_state",
+    "events",
     "init_worker",
     "parallel_search",
     "parallel_solve",
+    "policy",
     "search",
     "solve",
     "solve_score",

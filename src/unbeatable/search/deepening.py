@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 import sys
 import threading
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..game import Move, Outcome, Payoff, State
+from . import policy
 from .engine import SearchStopped
 from .events import Observer
 from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
@@ -53,7 +55,7 @@ class Step(Protocol):
     @property
     def counters(self) -> Counters: ...
 
-    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+    def iteration(self, depth: int, analyze: bool, alone: bool) -> Root:
         """Search every root move to ``depth`` (``alone``: the only iteration). Raises
         :class:`~.engine.SearchStopped` when the budget runs out."""
 
@@ -75,7 +77,7 @@ def deepen(
     step: Step,
     algorithm: str,
     start: float,
-    analyse: bool,
+    analyze: bool,
 ) -> Iterator[SearchResult]:
     """Yield a result after every completed iteration; the last one is the answer.
 
@@ -101,14 +103,14 @@ def deepen(
     try:
         for depth in depths:
             try:
-                root = step.iteration(depth, analyse, not repeat)
+                root = step.iteration(depth, analyze, not repeat)
             except SearchStopped:
                 break
-            last = _result(state, step, root, algorithm, start, depth, analyse, options.rng)
+            last = _result(state, step, root, algorithm, start, depth, analyze, options.rng)
             yield last
             if last.exact or depth >= max_depth:
                 return
-        last = last or _known(state, step, algorithm, start, analyse, options.rng)
+        last = last or _known(state, step, algorithm, start, analyze, options.rng)
         if last is None:
             move = step.fallback()
             last = build_result(
@@ -119,7 +121,7 @@ def deepen(
     except SearchInterrupted:
         raise
     except KeyboardInterrupt:
-        known = last or _known(state, step, algorithm, start, analyse, options.rng)
+        known = last or _known(state, step, algorithm, start, analyze, options.rng)
         raise SearchInterrupted(
             interrupted(known, step.counters, start) if known is not None else None
         ) from None
@@ -130,14 +132,14 @@ def _known(
     step: Step,
     algorithm: str,
     start: float,
-    analyse: bool,
+    analyze: bool,
     rng: random.Random | None,
 ) -> SearchResult | None:
     """The result of the part of an iteration that finished, if any move's value is known."""
     root = step.partial()
     if root is None or not root.values:
         return None
-    result = _result(state, step, root, algorithm, start, 0, analyse, rng)
+    result = _result(state, step, root, algorithm, start, 0, analyze, rng)
     return replace(result, score=Score(result.score.value, False), exact=False)
 
 
@@ -148,11 +150,11 @@ def _result(
     algorithm: str,
     start: float,
     depth: int,
-    analyse: bool,
+    analyze: bool,
     rng: random.Random | None,
 ) -> SearchResult:
     legal = list(state.legal_moves())
-    value, best, scores = rank_moves(legal, root.values, root.exact, analyse)
+    value, best, scores = rank_moves(legal, root.values, root.exact, analyze)
     if rng is not None:
         first = rng.choice(best)
     else:
@@ -179,26 +181,29 @@ class Searching(ABC):
         state: State,
         limits: Limits | None = None,
         *,
-        analyse: bool = False,
+        analyze: bool = False,
         stop: threading.Event | None = None,
         observer: Observer | None = None,
+        analyse: bool | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration; the last one is the answer (see
-        :func:`deepen`). ``analyse``: give every legal move its own value. ``stop``: set it
+        :func:`deepen`). ``analyze``: give every legal move its own value. ``stop``: set it
         (from another thread) to end the search as a spent budget does. ``observer``: called
         with every step of the search (see :mod:`.events`); the search is then the generic
-        engine's, also for a game with a solver of its own."""
+        engine's, also for a game with a solver of its own. (``analyse``: the old spelling of
+        ``analyze``, deprecated.)"""
+        analyze = renamed(analyze, analyse)
         check_state(state)
         if observer is not None and not callable(observer):
             raise TypeError(f"observer must be a function of one event, not {observer!r}")
-        limits = Limits.of(limits).for_state(state)
+        limits = policy.limits_for(state, Limits.of(limits))
         algorithm = self.options.choose_algorithm(state, limits)
         check_recursion(state, algorithm, limits)
-        return self._iterate(state, limits, algorithm, analyse, stop, observer)
+        return self._iterate(state, limits, algorithm, analyze, stop, observer)
 
     @abstractmethod
     def _iterate(
-        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         """:meth:`iterate` once the arguments are checked and the algorithm chosen."""
@@ -208,23 +213,26 @@ class Searching(ABC):
         state: State,
         limits: Limits | None = None,
         *,
-        analyse: bool = False,
+        analyze: bool = False,
         on_iteration: Callable[[SearchResult], None] | None = None,
         stop: threading.Event | None = None,
         observer: Observer | None = None,
+        analyse: bool | None = None,
     ) -> SearchResult:
         """Search ``state`` within ``limits`` and return the result.
 
-        ``analyse``: also give every legal move its own value (``move_scores``).
+        ``analyze``: also give every legal move its own value (``move_scores``).
         ``on_iteration``: called with the result of every completed iteration.
         ``observer``: called with every step of the search (see :mod:`.events`).
         Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
-        it comes between iterations, in ``on_iteration``).
+        it comes between iterations, in ``on_iteration``). (``analyse``: the old spelling of
+        ``analyze``, deprecated.)
         """
+        analyze = renamed(analyze, analyse)
         result: SearchResult | None = None
         try:
             for result in self.iterate(
-                state, limits, analyse=analyse, stop=stop, observer=observer
+                state, limits, analyze=analyze, stop=stop, observer=observer
             ):
                 if on_iteration is not None:
                     on_iteration(result)
@@ -236,6 +244,17 @@ class Searching(ABC):
             ) from None
         assert result is not None
         return result
+
+
+def renamed(analyze: bool, analyse: bool | None) -> bool:
+    """``analyze``, or the value given under its old spelling ``analyse`` (with a
+    :class:`DeprecationWarning`)."""
+    if analyse is None:
+        return analyze
+    warnings.warn(
+        "the keyword 'analyse' is now spelled 'analyze'", DeprecationWarning, stacklevel=3
+    )
+    return analyse
 
 
 def check_state(state: object) -> None:

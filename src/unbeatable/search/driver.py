@@ -9,17 +9,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
-from ..game import FIRST, Move, SolveAnswer, State
-from .deepening import Root, Searching, check_state, deepen
+from ..game import FIRST, Move, State
+from . import policy
+from .deepening import Root, Searching, check_state, deepen, renamed
 from .engine import Engine
 from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
-from .pv import complete_line, principal_variation, solver_line
-from .result import SearchInterrupted, SearchResult, build_result, rank_moves
-from .score import INFINITY, WIN, WIN_MIN, Score, solve_score, to_table, value_from_solve_score
+from .pv import complete_line, principal_variation
+from .result import SearchResult, build_result, rank_moves
+from .score import INFINITY, WIN_MIN, Score, to_table
 from .stack import alphabeta_stack
 from .table import EXACT, RESOLVED, TranspositionTable
 
@@ -71,11 +71,12 @@ class Searcher(Searching):
         self._game = game
 
     def uses_solver(self, state: State) -> bool:
-        """See :meth:`.SearchOptions.uses_solver`."""
-        return self.options.uses_solver(state)
+        """Whether a search of ``state`` goes to the game's own solver (see
+        :func:`.policy.uses_solver`)."""
+        return policy.uses_solver(self.options, state)
 
     def _iterate(
-        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
@@ -99,126 +100,17 @@ class Searcher(Searching):
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )
             return
-        if observer is None and self.options.uses_solver(state) and solver_may_answer(limits):
-            result = self._by_solver(state, engine, limits, start, analyse)
+        if (
+            observer is None
+            and policy.uses_solver(self.options, state)
+            and policy.solver_may_answer(limits)
+        ):
+            result = policy.by_solver(state, self.options, limits, engine, start, analyze)
             if result is not None:
                 yield result
                 return
         step = _SerialStep(self, state, engine, algorithm)
-        yield from deepen(state, limits, self.options, step, algorithm, start, analyse)
-
-    def _by_solver(
-        self, state: State, engine: Engine, limits: Limits, start: float, analyse: bool
-    ) -> SearchResult | None:
-        """The result from the game's own solver's per-move scores (None if it declines). A
-        time or node budget is the solver's to honour; cut short, it answers with the moves
-        it has solved and bounds for the others, and the result is marked incomplete. Ctrl-C
-        after it answered keeps its answer.
-
-        A player (not ``analyse``) needs a move, which bounds that settle nothing do not give:
-        under a budget, and where the game has an evaluation, the solver gets half of it, and
-        when it has neither settled the best move by then (all moves placed, or a proven win)
-        nor proven a move to hold at least a draw, None lets the generic search with the
-        game's evaluation choose in what is left. Ctrl-C before the solver proved any move's
-        value leaves a player no move (``SearchInterrupted(None)``: the front end then makes a
-        short search of its own)."""
-        budgeted = limits.time is not None or limits.nodes is not None
-        fallback = not analyse and budgeted and state.has_evaluation
-        share = 0.5 if fallback else 1.0
-        deadline = start + share * limits.time if limits.time is not None else None
-        nodes = limits.nodes
-        if nodes is not None and fallback:
-            nodes = max(nodes // 2, 1)
-        request = self.options.solve_request(
-            deadline=deadline, max_nodes=nodes, best_only=not analyse
-        )
-        answer = state.solver_moves(request)
-        if answer is None:
-            return None
-        engine.nodes += answer.nodes
-        result = solver_result(state, engine, start, answer, analyse, self.options)
-        settled = result is not None and (
-            result.complete or (result.score.exact and result.score.is_win)
-        )
-        # a move proven to hold at least a draw is kept: the evaluation might choose one
-        # the solver has not proven (the best lower end ranks the moves)
-        holds = result is not None and result.score.value >= 0
-        if answer.interrupted:  # a player keeps a result that holds some proven value
-            raise SearchInterrupted(result if analyse or settled or answer.values else None)
-        if fallback and not settled and not holds:
-            return None
-        if result is None or not result.complete:
-            return result
-        try:
-            quick = self.options.solve_request(quick=True, deadline=deadline)
-            pv = solver_line(state, result.best_moves[0], result.elapsed, quick)
-        except KeyboardInterrupt:
-            raise SearchInterrupted(result) from None
-        return replace(result, pv=pv, elapsed=time.perf_counter() - start)
-
-
-def unsolved(state: State) -> str:
-    """Why an exact search of ``state`` came back inexact: its game is too large to solve."""
-    name = state.game.spec if state.game is not None else type(state).__name__
-    spent = f" in {state.default_time:g} s" if state.default_time is not None else ""
-    return (
-        f"{name} cannot be solved: the search did not reach the end of the game{spent}"
-        " (search it with a depth or time limit instead)"
-    )
-
-
-def solver_may_answer(limits: Limits) -> bool:
-    """Whether a game's own solver answers under ``limits``: any search without a depth limit
-    (a depth limit asks for the generic search with the game's evaluation). A time or node
-    budget is the solver's to honour (it then answers with what it knows)."""
-    return limits.depth is None
-
-
-def solver_result(
-    state: State,
-    counters: Any,
-    start: float,
-    answer: SolveAnswer,
-    analyse: bool,
-    options: SearchOptions,
-) -> SearchResult | None:
-    """The result from a game's own solver's answer (solve convention): the exact values, and
-    for a move left open the lower end of its bounds (which ranks the moves), with both ends in
-    ``move_bounds``. Incomplete (``complete`` False) when a move that might be better than the
-    best known is still open; the score is then not exact, and ``score_bounds`` holds the best
-    lower end and the greatest upper end (a legal move the answer leaves out could be anything:
-    the upper end is then a win at once)."""
-    legal = list(state.legal_moves())
-    values = {m: value_from_solve_score(state, v) for m, v in answer.values.items() if m in legal}
-    ceiling = {m: value_from_solve_score(state, hi) for m, (_, hi) in answer.bounds.items()}
-    for move, (low, _) in answer.bounds.items():
-        if move in legal and move not in values:
-            values[move] = value_from_solve_score(state, low)
-    if not values:
-        return None
-    best_value, best, scores = rank_moves(legal, values, True, analyse)
-    open_moves = [m for m in answer.bounds if m not in answer.values]
-    exact = all(ceiling[m] <= best_value for m in open_moves) and best[0] in answer.values
-    if scores is not None:
-        scores = {m: Score(v, m in answer.values) for m, v in values.items()}
-    bounds = {m: (Score(values[m]), Score(ceiling[m])) for m in open_moves if m in values}
-    score_bounds = None
-    if not exact:
-        tops = [bounds[m][1].value if m in bounds else values[m] for m in values]
-        top = max(tops) if len(values) == len(legal) else WIN - 1
-        score_bounds = (Score(best_value), Score(top))
-    result = build_result(
-        state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
-        options.rng, options.tie_order(state),
-    )
-    result = replace(result, move_bounds=bounds or None, score_bounds=score_bounds)
-    # complete: every legal move placed, each open one (a best-only answer's) proven worse
-    # than the best, so that the best moves are all known
-    worse = all(ceiling[m] < best_value for m in open_moves)
-    placed = len(values) == len(legal) and (not open_moves or (exact and worse))
-    complete = answer.complete and placed and not (open_moves and scores is not None)
-    return result if complete else replace(result, complete=False)
-
+        yield from deepen(state, limits, self.options, step, algorithm, start, analyze)
 
 #: How the serial root searches a root move: (child, depth, alpha, beta, move) -> value.
 Search = Callable[[State, int, int, int, Move], int]
@@ -239,7 +131,7 @@ class _SerialStep:
     def counters(self) -> Engine:
         return self.engine
 
-    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+    def iteration(self, depth: int, analyze: bool, alone: bool) -> Root:
         engine, state = self.engine, self.state
         horizon = engine.horizon
         self.current = root = Root()
@@ -248,7 +140,7 @@ class _SerialStep:
             if self.algorithm in ("minimax", "negamax"):
                 self._plain(root, depth)
             else:
-                self._alphabeta(root, depth, analyse)
+                self._alphabeta(root, depth, analyze)
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
@@ -299,8 +191,8 @@ class _SerialStep:
         sign = -1 if minimax and state.to_move != FIRST else 1
         engine.root_event(VALUE, None, None, sign * best)
 
-    def _alphabeta(self, root: Root, depth: int, analyse: bool) -> None:
-        """Exact values for the best moves (and for every move when analysing); for the
+    def _alphabeta(self, root: Root, depth: int, analyze: bool) -> None:
+        """Exact values for the best moves (and for every move when analyzing); for the
         others, an upper bound below the best value."""
         engine, state = self.engine, self.state
         engine.visit()
@@ -317,15 +209,15 @@ class _SerialStep:
         root.order = self.searcher.options.tie_order(state)
         moves = list(engine.ordered(state, first))
         guess = self.guess
-        if analyse or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
-            self._root_moves(root, moves, depth, analyse, search, -INFINITY, INFINITY)
+        if analyze or not engine.aspiration or guess is None or abs(guess) >= WIN_MIN:
+            self._root_moves(root, moves, depth, analyze, search, -INFINITY, INFINITY)
             engine.root_event(VALUE, -INFINITY, INFINITY, max(root.values.values()))
             return
         # Aspiration window: the value is expected near the last iteration's; when every move
         # fails low, the window opens downwards and the moves are searched again.
         width = ASPIRATION
         low, high = guess - width, guess + width
-        while not self._root_moves(root, moves, depth, analyse, search, low, high):
+        while not self._root_moves(root, moves, depth, analyze, search, low, high):
             width *= 4
             lost = max(root.values.values()) <= -WIN_MIN
             low = -INFINITY if width > ASPIRATION_WIDEST or lost else guess - width
@@ -338,7 +230,7 @@ class _SerialStep:
         root: Root,
         moves: list[Move],
         depth: int,
-        analyse: bool,
+        analyze: bool,
         search: Search,
         low: int,
         high: int,
@@ -353,7 +245,7 @@ class _SerialStep:
             child = state.play(move)
             # Analysing: every move exactly. Otherwise a window one below the best so far, so
             # that a move as good as the best is told apart from a worse one.
-            alpha = -INFINITY if analyse else low if best == -INFINITY else max(low, best - 1)
+            alpha = -INFINITY if analyze else low if best == -INFINITY else max(low, best - 1)
             below = depth if engine.extensions and child.extends() else depth - 1
             while True:
                 if child.to_move == state.to_move:
@@ -376,15 +268,17 @@ def search(
     state: State,
     limits: Limits | None = None,
     *,
-    analyse: bool = False,
+    analyze: bool = False,
     options: SearchOptions | None = None,
     observer: Observer | None = None,
+    analyse: bool | None = None,
     **kw: Any,
 ) -> SearchResult:
     """Search ``state`` with a fresh :class:`Searcher` (options as for it); ``observer`` is
-    called with every step of the search (see :mod:`.events`)."""
+    called with every step of the search (see :mod:`.events`). (``analyse``: the old
+    spelling of ``analyze``, deprecated.)"""
     return Searcher(options=options, **kw).search(
-        state, limits, analyse=analyse, observer=observer
+        state, limits, analyze=renamed(analyze, analyse), observer=observer
     )
 
 
@@ -393,15 +287,8 @@ def solve(state: State, *, weak: bool = False, searcher: Searcher | None = None)
 
     Uses the game's own solver when it has one, else an exact search (with ``searcher``, whose
     table then carries over between calls). ``weak``: only the sign is asked for (1, 0 or -1).
+    The rule is :func:`.policy.solve`, the same for the parallel searcher.
     """
     check_state(state)
     searcher = searcher or Searcher()
-    if searcher.uses_solver(state):
-        own = state.solver_value(searcher.options.solve_request(weak=weak))
-        if own is not None:
-            return (own > 0) - (own < 0) if weak else own
-    result = searcher.search(state)
-    if not result.exact:
-        raise ValueError(unsolved(state))
-    score = solve_score(state, result.score)
-    return (score > 0) - (score < 0) if weak else score
+    return policy.solve(state, searcher.options, searcher.search, weak=weak)

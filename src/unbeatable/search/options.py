@@ -108,13 +108,6 @@ class Limits:
             )
         return limits
 
-    def for_state(self, state: State) -> Limits:
-        """These limits for a search of ``state``: no limit at all becomes the game's own time
-        (:attr:`State.default_time`) when the game is too large to search to its end."""
-        if self == Limits() and state.default_time is not None:
-            return Limits(time=state.default_time)
-        return self
-
 
 @dataclass(frozen=True)
 class SearchOptions:
@@ -202,17 +195,6 @@ class SearchOptions:
     def entries(self) -> int:
         """The transposition table's capacity."""
         return self.table_size if self.table_size is not None else DEFAULT_TABLE_SIZE
-
-    def uses_solver(self, state: State) -> bool:
-        """The one rule for handing a position to the game's own solver: the game has one
-        (:attr:`State.has_solver`), the position is unfinished, and no algorithm or evaluation
-        was asked for."""
-        return (
-            state.has_solver
-            and self.algorithm is None
-            and self.evaluate is None
-            and state.outcome() is None
-        )
 
     def tie_order(self, state: State) -> list[Any]:
         """The order that breaks ties among equally good moves: the ``order`` hook's when one

@@ -1,17 +1,16 @@
-"""The principal variation: one routine for every searcher (and one for a game's own solver)."""
+"""The principal variation: one routine for every searcher (a game's own solver's line is
+:func:`.policy.solver_line`)."""
 
 from __future__ import annotations
 
-import time
-
-from ..game import Move, SolveAnswer, SolveRequest, State
+from ..game import Move, State
 from .engine import Engine, SearchStopped
 from .result import UNLIMITED
 from .score import WIN_MIN
 from .stack import alphabeta_stack
 from .table import EXACT, TranspositionTable
 
-__all__ = ["child_value", "complete_line", "principal_variation", "solver_line"]
+__all__ = ["child_value", "complete_line", "principal_variation"]
 
 #: Entries of the table a line is completed with when the search had none.
 LINE_TABLE_SIZE = 1 << 16
@@ -123,44 +122,3 @@ def complete_line(
     except SearchStopped:
         pass
     return tuple(found)
-
-
-def solver_line(
-    state: State, move: Move, spent: float, request: SolveRequest
-) -> tuple[Move, ...]:
-    """The principal variation from a game's own solver, starting with the best ``move``.
-
-    The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
-    stops where the solver's own budget ends) when it gives one; else best moves followed
-    one at a time while the solver answers ``request`` quickly (its book, its database, or a
-    small search), for no longer than the solve took (``spent`` seconds) and at least a
-    second. A move is followed only when it is proven to keep the value; every line stops at
-    the request's deadline (a search's time limit), and a line cut short is the part proven
-    so far."""
-    position = state.play(move)
-    if position.outcome() is not None:
-        return (move,)
-    own = position.solver_line(request)
-    if own is not None:
-        return (move, *own)
-    budget = time.perf_counter() + max(spent, 1.0)
-    if request.deadline is not None:
-        budget = min(budget, request.deadline)
-    line = [move]
-    while position.outcome() is None and time.perf_counter() < budget:
-        best = _proven_best(position, position.solver_moves(request))
-        if best is None:
-            break
-        line.append(best)
-        position = position.play(best)
-    return tuple(line)
-
-
-def _proven_best(position: State, answer: SolveAnswer | None) -> Move | None:
-    """The first legal move whose exact value no other move can beat, if the answer has one."""
-    if answer is None or not answer.values:
-        return None
-    top = max(answer.values.values())
-    if any(high > top for _, high in answer.bounds.values()):
-        return None
-    return next((m for m in position.legal_moves() if answer.values.get(m) == top), None)

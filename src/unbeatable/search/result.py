@@ -6,9 +6,10 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from ..display import show
 from ..game import FIRST, Move, State
 from .score import WIN_MIN, Score
 
@@ -65,6 +66,13 @@ class SearchResult:
     evaluations: int = 0
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
+    #: The position searched (for its notation and picture; not compared).
+    state: State | None = field(default=None, compare=False, repr=False)
+
+    def _repr_html_(self) -> str | None:
+        """The result as a table in Jupyter: the board, every move's score, the line and the
+        figures (:func:`unbeatable.drawing.result_html`)."""
+        return show("result", self)
 
     @property
     def nodes_per_second(self) -> float:
@@ -95,16 +103,16 @@ def rank_moves(
     legal: Sequence[Move],
     values: Mapping[Move, int],
     exact: bool,
-    analyse: bool,
+    analyze: bool,
 ) -> tuple[int, tuple[Move, ...], dict[Move, Score] | None]:
     """From the root moves' values: the best value, the moves that reach it (in legal order),
-    and when analysing every move's score (exact if the search was; a win or loss always is).
+    and when analyzing every move's score (exact if the search was; a win or loss always is).
     Moves without a value (a search cut short) are left out."""
     known = [m for m in legal if m in values]
     best_value = max(values[m] for m in known)
     best = tuple(m for m in known if values[m] >= best_value)
     scores = None
-    if analyse:
+    if analyze:
         scores = {
             m: Score(values[m], exact or abs(values[m]) >= WIN_MIN) for m in legal if m in values
         }
@@ -156,6 +164,7 @@ def build_result(
         algorithm=algorithm,
         to_move=state.to_move,
         evaluations=counters.horizon,
+        state=state,
     )
 
 

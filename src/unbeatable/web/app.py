@@ -15,11 +15,11 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from dataclasses import replace
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -27,6 +27,10 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, registered
+from ..messages import cut
+from ..search import policy
+from ..steps import VIEWS
+from ..tree import TREE_ALGORITHMS
 from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
     DEFAULT_CAP,
@@ -34,7 +38,7 @@ from .inputs import (
     MAX_WORKERS,
     BadInput,
     algorithm_of,
-    endless_limits,
+    flag_of,
     limits_of,
     opponent_of,
     optional_int,
@@ -43,7 +47,7 @@ from .inputs import (
     unfinished,
 )
 from .jobs import Job
-from .pool import JobFailed, Overloaded, PoolClosed, TimedOut, WorkerPool
+from .pool import JobFailed, JobPool, Overloaded, PoolClosed, TimedOut
 
 __all__ = ["CSP", "DEFAULT_CAP", "create_app"]
 
@@ -116,7 +120,7 @@ def error(status: int, message: str, parameter: str = "", text: str = "") -> JSO
 class Api:
     """The handlers, sharing the pool, the cap and the cache."""
 
-    def __init__(self, pool: WorkerPool, cap: float) -> None:
+    def __init__(self, pool: JobPool, cap: float) -> None:
         self.pool = pool
         self.cap = cap
         self.cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
@@ -173,11 +177,13 @@ class Api:
         data["moves_text"] = where.moves_text
         return JSONResponse(data)
 
-    async def analyse(self, request: Request) -> Response:
+    async def analyze(self, request: Request) -> Response:
         query = request.query_params
         where = unfinished(position_of(query))
         timeout = timeout_of(query, self.cap)
-        limits = endless_limits(where.state, limits_of(query, self.cap), timeout)
+        limits = policy.limits_for(
+            where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
+        )
         algorithm = algorithm_of(query)
         key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
@@ -186,7 +192,7 @@ class Api:
             self.cache_hits += 1
             return JSONResponse(cached, headers={"X-Cache": "hit"})
         job = Job(
-            "analyse",
+            "analyze",
             where.game.spec,
             where.text,
             timeout,
@@ -210,35 +216,27 @@ class Api:
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
         job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
-        if opponent != "perfect" or not where.state.has_solver:
-            return await self.search(job, timeout)  # a time limit holds it to the cap
-        # An exact answer from the game's own solver gets half the cap; if it has not finished
-        # (the worker is stopped), a search with the game's evaluation plays in the other half.
-        half = timeout / 2
-        found = await self.run(replace(job, cap=half), half)
-        if isinstance(found, Response) and found.status_code == 504:
-            rest = max(0.1, half - 0.25)
-            found = await self.run(replace(job, opponent=f"time:{rest:.2f}"), half)
-            if not isinstance(found, Response):
-                # a timed player gives the solver half its time again, then the evaluation
-                report = found.get("report") or {}
-                how = (
-                    "the solver settled it in a second try"
-                    if report.get("algorithm") == "solver" and report.get("exact")
-                    else "it comes from a search with the game's evaluation"
-                )
-                found["note"] = (
-                    f"the exact solver did not finish within {half:g} s; this move took "
-                    f"{rest:.2f} s more: {how}"
-                )
-        return found if isinstance(found, Response) else JSONResponse(found)
+        return await self.search(job, timeout)  # a time limit holds it inside the cap
 
     async def tree(self, request: Request) -> Response:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, ("minimax", "alphabeta")) or "alphabeta"
-        hints = query.get("hints", "") in ("1", "true", "on")
+        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        hints = flag_of(query, "hints")
+        textbook = flag_of(query, "textbook")
+        if hints and textbook:
+            raise BadInput(
+                "textbook and hints exclude each other: the textbook's alpha-beta has no move "
+                "hints",
+                "hints",
+                query.get("hints", ""),
+            )
+        view = query.get("view", "").strip() or None
+        if view is not None and view not in VIEWS:
+            raise BadInput(f"view: choose one of {', '.join(VIEWS)}", "view", view)
+        boards_text = query.get("boards", "").strip()
+        boards = None if boards_text in ("", "auto") else flag_of(query, "boards")
         max_nodes = optional_int(query, "max_nodes", 1, MAX_TREE_NODES) or 500
         timeout = timeout_of(query, self.cap)
         job = Job(
@@ -250,6 +248,11 @@ class Api:
             algorithm=algorithm,
             hints=hints,
             max_nodes=max_nodes,
+            table=flag_of(query, "table"),
+            textbook=textbook,
+            view=view,
+            boards=boards,
+            quiz=flag_of(query, "quiz"),
         )
         return await self.search(job, timeout)
 
@@ -295,6 +298,17 @@ class Api:
         return Response(content, media_type=media, headers={"Cache-Control": "no-cache"})
 
 
+async def _no_route(request: Request, exc: Exception) -> Response:
+    """A 404 or 405 (a path no route has, a method other than GET) in the one error shape:
+    every answer of the API is JSON."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    path = request.url.path
+    if status == 405:
+        method = request.method
+        return error(405, f"{method} {cut(path)!r}: only GET is answered", "method", method)
+    return error(status, f"no such route: {cut(path)!r}", "path", path)
+
+
 def _guard(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
     """A handler whose BadInput becomes a 400 with the one error shape."""
 
@@ -313,14 +327,14 @@ def create_app(
     *,
     queue: int | None = None,
     cap: float = DEFAULT_CAP,
-    pool: WorkerPool | None = None,
+    pool: JobPool | None = None,
     warm: bool = True,
 ) -> Starlette:
     """The app. ``workers`` search processes, at most ``queue`` requests waiting for one
     (default: 4 per worker), ``cap`` seconds at most per search. The pool is forked when the
     app starts (its lifespan) and stopped when it ends; ``warm``: load the compiled solvers
-    before forking it (see :meth:`.WorkerPool.start`)."""
-    pool = pool or WorkerPool(workers, 4 * workers if queue is None else queue)
+    before forking it (see :meth:`.JobPool.start`)."""
+    pool = pool or JobPool(workers, 4 * workers if queue is None else queue)
     api = Api(pool, cap)
 
     @contextlib.asynccontextmanager
@@ -336,13 +350,18 @@ def create_app(
         Route("/static/{name}", api.static),
         Route("/api/games", _guard(api.games)),
         Route("/api/position", _guard(api.position)),
-        Route("/api/analyze", _guard(api.analyse)),
+        Route("/api/analyze", _guard(api.analyze)),
         Route("/api/move", _guard(api.move)),
         Route("/api/tree", _guard(api.tree)),
         Route("/api/parallel", _guard(api.parallel)),
         Route("/api/health", api.health),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={404: _no_route, 405: _no_route},
+    )
     app.state.pool = pool
     app.state.api = api
     return app

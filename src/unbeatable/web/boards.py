@@ -40,6 +40,8 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         "params": [{"name": p, "default": game.params.get(p)} for p in params],
         "board": _kind(game),
         "available": True,
+        # a game too large to solve: how long its opponent thinks a move (the library's time)
+        "move_time": game.initial().thinking_time("move"),
     }
 
 

@@ -14,29 +14,32 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..game import Game, GameError, State, cut_echoes
+from ..game import Game, GameError, State
 from ..games import MNK, Connect4, get_game
+from ..messages import cut_echoes
 from ..players import AIPlayer, PlayerSpecError, parse_player
 from ..search import ALGORITHMS, Limits
 
 __all__ = [
     "DEFAULT_CAP",
     "MAX_CELLS",
+    "MAX_DEPTH",
     "MAX_MOVES_TEXT",
+    "MAX_NODES",
     "MAX_TREE_NODES",
     "MAX_WORKERS",
     "BadInput",
     "Position",
     "algorithm_of",
-    "endless",
-    "endless_limits",
+    "flag_of",
     "is_chess",
     "opponent_of",
     "optional_float",
     "optional_int",
     "position_of",
+    "seconds_of",
     "timeout_of",
-    "within",
+    "whole_number",
 ]
 
 #: The server's time cap on one request's search, in seconds (a request may ask for less).
@@ -52,23 +55,25 @@ MAX_SPEC_TEXT = 100
 #: The largest m,n,k board served (15 x 15): bigger ones are valid games, but no page for them
 #: (and making one takes the event loop's time: 32 x 32 takes a quarter of a second).
 MAX_CELLS = 225
+#: The deepest search asked for by a depth (``depth``, ``opponent=depth:N``).
+MAX_DEPTH = 200
+#: The most nodes an opponent may be given (``opponent=nodes:N``): more than any search
+#: visits within the time cap.
+MAX_NODES = 10**9
 #: The largest tree the tree view draws (pruned moves included).
 MAX_TREE_NODES = 5000
 #: The most workers a parallel-view search may use.
 MAX_WORKERS = 4
 #: The longest FEN accepted, in characters.
 MAX_FEN_TEXT = 120
-#: Seconds an analysis of a game too large to solve (chess) gets when the request asks for no
-#: limit: it is never searched to the end.
-ENDLESS_ANALYSIS_TIME = 2.0
 
 
 class BadInput(ValueError):
     """An input the API refuses: ``parameter`` names the query parameter, ``text`` the
-    offending text."""
+    offending text. The message is one line, its long echoes cut (:func:`one_line`)."""
 
     def __init__(self, message: str, parameter: str, text: str) -> None:
-        super().__init__(message)
+        super().__init__(cut_echoes(" ".join(message.split())))
         self.parameter = parameter
         self.text = text
 
@@ -120,12 +125,6 @@ def is_chess(game: Game) -> bool:
     exist only once its module, and python-chess, have been loaded)."""
     module = sys.modules.get("unbeatable.games.chess.game")
     return module is not None and isinstance(game, module.Chess)
-
-
-def endless(state: State) -> bool:
-    """True for a game too large to search to its end (chess): one that declares its own time
-    a search (:attr:`State.default_time`). Every search of it gets a time limit."""
-    return state.default_time is not None
 
 
 def _text(query: Mapping[str, str], name: str, default: str, limit: int) -> str:
@@ -238,17 +237,54 @@ def position_of(query: Mapping[str, str]) -> Position:
     return Position(game, state, tuple(moves), tuple(labels), fen)
 
 
+def whole_number(text: str, name: str, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high`` (ASCII digits, a leading minus),
+    else a :class:`BadInput` about the parameter ``name``."""
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise BadInput(f"{name}: {text!r} is not a whole number", name, text)
+    # a number too long to be in range is not read at all (Python refuses 4,300 digits)
+    if len(digits.lstrip("0")) > len(str(max(abs(low), abs(high)))) or not (
+        low <= int(text) <= high
+    ):
+        raise BadInput(f"{name}: {text!r} must be from {low} to {high}", name, text)
+    return int(text)
+
+
 def optional_int(query: Mapping[str, str], name: str, low: int = 1, high: int = 1000) -> int | None:
     """A whole number from ``low`` to ``high``, or None when the parameter is absent or empty."""
     text = query.get(name, "").strip()
     if not text:
         return None
-    if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 12:
-        raise BadInput(f"{name}: {text!r} is not a whole number", name, text)
-    value = int(text)
-    if not low <= value <= high:
-        raise BadInput(f"{name}: {text!r} must be from {low} to {high}", name, text)
-    return value
+    return whole_number(text, name, low, high)
+
+
+#: The spellings of a yes/no parameter (``hints``), in lower case.
+YES = ("1", "true", "on", "yes")
+NO = ("", "0", "false", "off", "no")
+
+
+def flag_of(query: Mapping[str, str], name: str) -> bool:
+    """A yes/no parameter: ``1``, ``true``, ``on``, ``yes`` or ``0``, ``false``, ``off``,
+    ``no`` (absent or empty: no); any other text is refused."""
+    text = query.get(name, "").strip()
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise BadInput(
+        f"{name}: {text!r} is neither yes ({', '.join(YES)}) nor no ({', '.join(NO[1:])})",
+        name,
+        text,
+    )
+
+
+def seconds_of(text: str) -> float:
+    """``text`` as a number written in ASCII without ``_`` (``float`` also reads ``１`` and
+    ``1_0``); a ValueError otherwise."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a plain number: {text!r}")
+    return float(text)
 
 
 def optional_float(query: Mapping[str, str], name: str, high: float) -> float | None:
@@ -257,7 +293,7 @@ def optional_float(query: Mapping[str, str], name: str, high: float) -> float | 
     if not text:
         return None
     try:
-        value = float(text) if len(text) <= 20 else math.nan
+        value = seconds_of(text) if len(text) <= 20 else math.nan
     except ValueError:
         raise BadInput(f"{name}: {text!r} is not a number of seconds", name, text) from None
     if not (value > 0 and math.isfinite(value)):
@@ -288,40 +324,35 @@ def algorithm_of(query: Mapping[str, str], choices: tuple[str, ...] = ALGORITHMS
 
 def limits_of(query: Mapping[str, str], cap: float) -> Limits:
     """The ``depth`` and ``time`` parameters as the library's limits (none: exact)."""
-    depth = optional_int(query, "depth", 1, 200)
+    depth = optional_int(query, "depth", 1, MAX_DEPTH)
     seconds = optional_float(query, "time", cap)
     return Limits(depth=depth, time=seconds)
 
 
-def within(cap: float) -> float:
-    """A time limit that a search holds to well inside ``cap`` seconds (its worker is stopped
-    at the cap): room for starting, reporting and the answer's way back."""
-    return max(0.05, min(cap - 0.5, cap * 0.8))
-
-
-def endless_limits(state: State, limits: Limits, cap: float) -> Limits:
-    """``limits`` for a search of ``state`` within ``cap`` seconds: for a game too large to
-    solve (:func:`endless`), always with a time limit (:data:`ENDLESS_ANALYSIS_TIME` when none
-    was asked for, never past the cap), so that it is never searched to the end and returns its
-    deepest completed iteration instead of running into the cap; other games' only with a time
-    asked for past :func:`within` the cap, which is brought inside it."""
-    if not endless(state):  # any game: a time asked for is held inside the cap
-        if limits.time is not None and limits.time > within(cap):
-            return Limits(depth=limits.depth, time=within(cap), nodes=limits.nodes)
-        return limits
-    if limits.time is not None:
-        seconds = min(limits.time, within(cap))
-    elif limits.depth is None and limits.nodes is None:
-        seconds = min(ENDLESS_ANALYSIS_TIME, within(cap))
-    else:
-        seconds = within(cap)
-    return Limits(depth=limits.depth, time=seconds, nodes=limits.nodes)
-
-
 def opponent_of(query: Mapping[str, str], cap: float) -> str:
     """The ``opponent`` parameter, a player spec of ``unbeatable match`` (``perfect``,
-    ``depth:N``, ``time:T``, ``random``, with options), checked by the library's parser."""
+    ``depth:N``, ``time:T``, ``nodes:N``, ``random``, with options), checked by the library's
+    parser; a depth or node count is a whole number in the range the other routes take
+    (depth 1 to :data:`MAX_DEPTH`, nodes 1 to :data:`MAX_NODES`)."""
     spec = _text(query, "opponent", "perfect", 100).strip() or "perfect"
+    kind, colon, count = (part.strip() for part in spec.split(",")[0].partition(":"))
+    if colon and kind.lower() == "time":
+        try:
+            seconds_of(count)
+        except ValueError:
+            raise BadInput(
+                f"player {spec!r}: time {count!r} is not a number of seconds", "opponent", spec
+            ) from None
+    if colon and kind.lower() in ("depth", "nodes"):
+        high = MAX_DEPTH if kind.lower() == "depth" else MAX_NODES
+        try:
+            whole_number(count, kind, 1, high)
+        except BadInput:
+            raise BadInput(
+                f"player {spec!r}: {kind} {count!r} is not a whole number from 1 to {high}",
+                "opponent",
+                spec,
+            ) from None
     try:
         player = parse_player(spec, random.Random(0))
     except PlayerSpecError as error:

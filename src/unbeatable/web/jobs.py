@@ -8,27 +8,33 @@ page and ``unbeatable analyze --json`` show the same numbers. For a game whose m
 in another notation (chess: SAN beside UCI), an answer also holds ``labels`` (each legal move's)
 and ``pv_labels`` (the principal variation's), which the page shows.
 
-A game too large to solve (chess, :func:`.inputs.endless`) is never searched to its end: every
-search of it has a time limit inside the cap (:func:`.inputs.endless_limits`).
+Every search's limits come from the library's policy (:func:`unbeatable.search.policy.
+limits_for`, with the purpose and the server's cap): a game too large to solve (chess) is never
+searched to its end, any time limit is held inside the cap, and an opponent's move is one search
+with a time limit (exact where it can be: a game's own solver gets half the time, then the
+game's evaluation chooses).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
-from ..report import analyse as run_analysis
+from ..report import analyze as run_analysis
 from ..report import build_report, line_text
-from ..search import Limits, ParallelSearcher, Searcher
+from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
+from ..timeline import timeline
 from ..tree import TreeTooLargeError, build_tree
-from .inputs import BadInput, endless, endless_limits, within
-from .treeview import algorithm_counts, tree_json
+from .inputs import BadInput
+from .treeview import algorithm_counts, quiz_answer, tree_view
 
 __all__ = ["Job", "run_job"]
 
@@ -49,23 +55,21 @@ class Job:
     hints: bool = False
     max_nodes: int = 500
     workers: int = 2
+    table: bool = False
+    textbook: bool = False
+    view: str | None = None
+    boards: bool | None = None
+    quiz: bool = False
 
 
-def capped(limits: Limits, cap: float) -> Limits:
-    """The limits of a request with a time limit held to the server's cap. No limit means an
-    exact search, as ``unbeatable analyze`` runs it (the worker is stopped past the cap)."""
-    if limits.time is not None and limits.time > cap:
-        return Limits(depth=limits.depth, time=cap, nodes=limits.nodes)
-    return limits
-
-
-def analyse(job: Job) -> dict[str, Any]:
+def analyze(job: Job) -> dict[str, Any]:
     """Every legal move's score: the report of ``unbeatable analyze --json``, made by the
-    library's one analysis (:func:`unbeatable.report.analyse`)."""
+    library's one analysis (:func:`unbeatable.report.analyze`)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = capped(Limits(depth=job.depth, time=job.time), job.cap)
-    limits = endless_limits(state, limits, job.cap)
+    limits = policy.limits_for(
+        state, Limits(depth=job.depth, time=job.time), purpose="analysis", cap=job.cap
+    )
     analysis = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves)
     report, result = analysis.report, analysis.result
     assert report is not None and result is not None  # Ctrl-C does not reach a worker
@@ -93,37 +97,51 @@ def choose(job: Job) -> dict[str, Any]:
         move = player.choose(state)
         return {"move": state.move_text(move), "label": state.move_label(move), "report": None}
     searcher = player.searcher
-    limits = player.limits
-    if endless(state):  # "perfect": as long as the cap allows; any other limit within it
-        limits = (
-            Limits(time=within(job.cap))
-            if limits == Limits()
-            else endless_limits(state, limits, job.cap)
-        )
-    elif limits == Limits() and not searcher.uses_solver(state):
-        limits = Limits(time=within(job.cap))  # exact when it can be, a move within the cap
-    elif limits.time is not None and limits.time > within(job.cap):
-        # held inside the cap, with room for the answer's way back (at the cap itself the
-        # worker would be stopped as the search ends: a 504 for a move that was found)
-        limits = replace(limits, time=within(job.cap))
+    limits = policy.limits_for(state, player.limits, purpose="move", cap=job.cap)
     result = searcher.search(state, limits)
     assert result.move is not None
     report = build_report(game, state, result, given=job.moves).to_json()
-    return {
+    found: dict[str, Any] = {
         "move": state.move_text(result.move),
         "label": state.move_label(result.move),
         "report": with_labels(report, state, result.pv),
     }
+    note = _unsettled(state, player.limits, limits, result)
+    if note:
+        found["note"] = note
+    return found
+
+
+def _unsettled(state: State, asked: Limits, limits: Limits, result: SearchResult) -> str:
+    """What a perfect opponent's move is when perfect play did not finish inside the cap."""
+    if asked != Limits() or policy.too_large(state) or result.exact or limits.time is None:
+        return ""
+    how = (
+        "bounds the game's own solver proved"
+        if result.algorithm == "solver"
+        else "a search with the game's evaluation"
+    )
+    return f"perfect play did not finish within {limits.time:g} s: this move comes from {how}"
 
 
 def tree(job: Job) -> dict[str, Any]:
-    """The search tree (see :mod:`.treeview`) and every algorithm's node count beside it."""
+    """The search tree: its JSON, picture and steps (see :mod:`.treeview`), and every
+    algorithm's node count beside it. A quiz draws the minimax tree and answers with the moves
+    alpha-beta cuts off (``cuts``)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     depth = job.depth or 2
-    algorithm = job.algorithm or "alphabeta"
+    algorithm = "minimax" if job.quiz else job.algorithm or "alphabeta"
     try:
-        recorded = build_tree(state, depth, algorithm, hints=job.hints, max_nodes=job.max_nodes)
+        recorded = build_tree(
+            state,
+            depth,
+            algorithm,
+            hints=job.hints and not job.quiz,
+            table=job.table and not job.quiz,
+            textbook=job.textbook,
+            max_nodes=job.max_nodes,
+        )
     except TreeTooLargeError:
         where = repr(job.moves.strip()) if job.moves.strip() else "the start"
         raise BadInput(
@@ -133,7 +151,12 @@ def tree(job: Job) -> dict[str, Any]:
             "depth",
             str(depth),
         ) from None
-    return {"tree": tree_json(recorded), "counts": algorithm_counts(state, depth)}
+    view = "first" if job.quiz else job.view
+    data = tree_view(recorded, view=view, boards=job.boards)
+    data["counts"] = algorithm_counts(state, depth)
+    if job.quiz:
+        data["cuts"] = quiz_answer(state, depth, job.textbook, job.max_nodes)
+    return data
 
 
 def _finite(value: float) -> float | None:
@@ -141,29 +164,56 @@ def _finite(value: float) -> float | None:
 
 
 def parallel(job: Job) -> dict[str, Any]:
-    """One parallel search and its task log: which worker searched what, and when."""
+    """One parallel search and its task log: which worker searched what, and when; its
+    timeline and split tree as pictures and in words (:mod:`unbeatable.timeline`), beside a
+    serial search of the same position for the speed-up. The workers are started by a depth-1
+    search first, so that the timeline shows the search, not the processes starting (their
+    time is given apart)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = endless_limits(state, Limits(depth=job.depth), job.cap)
+    # the parallel search and the serial one share the cap
+    limits = policy.limits_for(
+        state, Limits(depth=job.depth), purpose="analysis", cap=job.cap / 2
+    )
     with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
+        began = time.perf_counter()
+        searcher.search(state, Limits(depth=1))  # starts the worker processes
+        startup = time.perf_counter() - began
         result = searcher.search(state, limits)
         log = list(searcher.task_log)
+    serial = Searcher(job.algorithm).search(state, limits)
+    line = timeline(
+        log,
+        result.elapsed,
+        workers=job.workers,
+        nodes=result.nodes,
+        serial=serial.elapsed,
+        serial_nodes=serial.nodes,
+        startup=startup,
+    )
     order: dict[int, int] = {}
     for task in sorted(log, key=lambda t: math.inf if math.isnan(t.sent) else t.sent):
         order.setdefault(task.worker, len(order))
-    tasks = [
-        {
-            "worker": order[task.worker],
-            "pid": task.worker,
-            "sent": _finite(task.sent),
-            "seconds": _finite(task.seconds),
-            "cpu": _finite(task.cpu),
-            "round_trip": _finite(task.round_trip),
-            "nodes": task.nodes,
-            "moves": list(task.moves),
-        }
-        for task in log
-    ]
+    waits = {bar.moves: bar for bar in line.tasks}
+    tasks = []
+    for task in log:
+        bar = waits.get(tuple(task.moves)) if task.iteration == line.depth else None
+        tasks.append(
+            {
+                "worker": order[task.worker],
+                "pid": task.worker,
+                "sent": _finite(task.sent),
+                "seconds": _finite(task.seconds),
+                "cpu": _finite(task.cpu),
+                "round_trip": _finite(task.round_trip),
+                "nodes": task.nodes,
+                "moves": list(task.moves),
+                "iteration": task.iteration,
+                "index": None if bar is None else bar.index,
+                "waited_for": None if bar is None or bar.waited_for is None
+                else list(bar.waited_for),
+            }
+        )
     return {
         "report": with_labels(
             build_report(game, state, result, given=job.moves).to_json(), state, result.pv
@@ -171,15 +221,23 @@ def parallel(job: Job) -> dict[str, Any]:
         "workers": job.workers,
         "tasks": tasks,
         "elapsed": round(result.elapsed, 6),
+        "serial": {"seconds": round(serial.elapsed, 6), "nodes": serial.nodes},
+        "speedup": None if line.speedup is None else round(line.speedup, 3),
+        "startup": round(startup, 6),
+        "busy": [round(b, 6) for b in line.busy()],
+        "idle": [round(b, 6) for b in line.idle()],
+        "explain": line.explain(),
+        "timeline_svg": str(timeline_svg(line)),
+        "split_svg": str(split_svg(line)),
     }
 
 
 def warm_up() -> None:
     """Load what searches compile (the Connect Four solver's kernels) in this process."""
-    analyse(Job("analyse", "connect4", "4444443322", 10.0))
+    analyze(Job("analyze", "connect4", "4444443322", 10.0))
 
 
-JOBS = {"analyse": analyse, "move": choose, "tree": tree, "parallel": parallel}
+JOBS = {"analyze": analyze, "move": choose, "tree": tree, "parallel": parallel}
 
 
 def run_job(job: Job) -> dict[str, Any]:

@@ -2,13 +2,13 @@
 
 * ``workers`` processes, forked when the app starts (after the server registered its games,
   so a user's own games are known to them), each running one job at a time.
-* At most ``queue`` requests wait for a free worker; past that :meth:`WorkerPool.run` raises
+* At most ``queue`` requests wait for a free worker; past that :meth:`JobPool.run` raises
   :class:`Overloaded` at once (the app answers 503 with Retry-After), never a pile-up.
 * Each job has a time cap: past it the worker is stopped, a fresh one forked in its place, and
   :class:`TimedOut` raised. A request cancelled while its job runs (the client went away, or
   the server is stopping) stops its worker the same way.
-* :meth:`WorkerPool.cancel_all` (safe in a signal handler) stops every worker at once;
-  :meth:`WorkerPool.close` stops them and waits until they are gone.
+* :meth:`JobPool.cancel_all` (safe in a signal handler) stops every worker at once;
+  :meth:`JobPool.close` stops them and waits until they are gone.
 
 A worker is stopped with SIGTERM, which it turns into KeyboardInterrupt so that a parallel
 search inside it ends its own pool cleanly, then with SIGKILL after :data:`GRACE` seconds
@@ -25,6 +25,7 @@ import os
 import signal
 import time
 import traceback
+import warnings
 from collections import deque
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -33,7 +34,7 @@ from typing import Any
 from ..search.parallel import init_worker
 from .jobs import Job, run_job, warm_up
 
-__all__ = ["GRACE", "Overloaded", "PoolClosed", "TimedOut", "WorkerPool"]
+__all__ = ["GRACE", "JobPool", "Overloaded", "PoolClosed", "TimedOut"]
 
 #: Seconds a stopped worker has to end by itself before it is killed.
 GRACE = 1.0
@@ -163,8 +164,11 @@ class _Worker:
         self.conn.close()
 
 
-class WorkerPool:
-    """``workers`` forked processes and a waiting line of at most ``queue`` requests."""
+class JobPool:
+    """The web app's jobs (:class:`~.jobs.Job`) run in ``workers`` forked processes, each
+    within its time cap, with a waiting line of at most ``queue`` requests. Not the parallel
+    search's pool of workers (:class:`unbeatable.search.parallel.pool.WorkerPool`): this one
+    runs whole requests, one at a time per process."""
 
     def __init__(self, workers: int, queue: int) -> None:
         if workers < 1 or queue < 0:
@@ -338,3 +342,16 @@ class WorkerPool:
     def _reap(self, worker: _Worker) -> None:
         worker.reap()
         self._dying.discard(worker)
+
+
+def __getattr__(name: str) -> type[JobPool]:
+    """``WorkerPool``, the old name of :class:`JobPool`, with a DeprecationWarning."""
+    if name == "WorkerPool":
+        warnings.warn(
+            "unbeatable.web.pool.WorkerPool is deprecated: it is the web's pool of jobs, now "
+            "JobPool (the parallel search's is unbeatable.search.parallel.pool.WorkerPool)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return JobPool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,17 +10,22 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import IO
 
+from ..messages import cut_echoes
 from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
 
 __all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
 
 PROG = "unbeatable serve"
+
+#: The exit code after Ctrl-C (128 + SIGINT), as every command of ``unbeatable`` gives it.
+INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,10 +35,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip().removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):  # int also reads "８０" and "1_0"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text) if len(digits.lstrip("0")) <= len(str(high)) else high + 1
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{text!r} must be from {low} to {high}")
         return value
@@ -43,6 +48,8 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
 def _seconds(text: str) -> float:
     try:
+        if not text.isascii() or "_" in text:  # float also reads "１" and "1_0"
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
@@ -92,12 +99,14 @@ def is_loopback(host: str) -> bool:
 
 
 def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) -> int:
-    """Serve until Ctrl-C; the exit code (0 after a clean stop, 2 for a bad option)."""
+    """Serve until Ctrl-C or SIGTERM; the exit code: 130 after Ctrl-C (SIGINT, as every
+    command), 0 after SIGTERM (a service manager's stop), 1 when it could not serve (the port
+    is taken), 2 for a bad option."""
     err = stderr or sys.stderr
     try:
         args = build_parser().parse_args(argv)
     except ValueError as error:
-        print(f"{PROG}: error: {error}", file=err)
+        print(f"{PROG}: error: {cut_echoes(' '.join(str(error).split()))}", file=err)
         return 2
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
@@ -119,6 +128,14 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
     return _serve(args, err)
 
 
+class Terminated(Exception):
+    """SIGTERM, raised again by uvicorn once the server has stopped."""
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
 def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     """Run the app under uvicorn until a signal; stop the searches first on one."""
     import uvicorn
@@ -128,8 +145,11 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
     pool = app.state.pool
 
+    signals: list[int] = []
+
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            signals.append(sig)
             pool.cancel_all()  # running searches end now; their requests get a 503
             super().handle_exit(sig, frame)
 
@@ -148,18 +168,25 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
         file=err,
         flush=True,
     )
+    # uvicorn raises the signal that stopped it again once it has stopped: SIGINT as
+    # KeyboardInterrupt, SIGTERM through this handler (by default it would end the process
+    # before the pool is closed)
+    before = signal.signal(signal.SIGTERM, _terminated)
     try:
         server.run()
     except KeyboardInterrupt:
-        pass  # uvicorn raises the signal again once it has stopped
+        signals.append(signal.SIGINT)
+    except Terminated:
+        signals.append(signal.SIGTERM)
     except SystemExit:
         pass  # uvicorn could not start (it said why)
     finally:
+        signal.signal(signal.SIGTERM, before)
         pool.close()
-    if not server.started:
+    if not server.started and signal.SIGINT not in signals:
         print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
         return 1
-    return 0
+    return INTERRUPTED if signal.SIGINT in signals else 0
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -220,8 +247,6 @@ def launch(
 def stop(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
     """Stop a server that :func:`launch` started, as Ctrl-C does (SIGINT), killing it after
     ``timeout`` seconds; what it wrote on stderr (its exit code is ``process.returncode``)."""
-    import signal
-
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
     try:

@@ -9,7 +9,7 @@ pawn move) and threefold repetition (within the moves the state knows of).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import ClassVar
 
 import chess
@@ -81,9 +81,9 @@ class Chess(Game):
             raise InvalidPositionError(f"not a FEN: {fen!r} ({err})", text=fen) from None
         status = board.status()
         if status != chess.STATUS_VALID:
-            raise InvalidPositionError(
-                f"not a legal chess position: {fen!r} ({status!r})", text=fen
-            )
+            flags = [flag.name or "" for flag in chess.Status if flag & status]
+            why = ", ".join(name.lower().replace("_", " ") for name in flags)
+            raise InvalidPositionError(f"not a legal chess position: {fen!r} ({why})", text=fen)
         return ChessState(board, ())
 
     def format_position(self, state: State) -> str:
@@ -126,8 +126,11 @@ class ChessState(State):
     search_features: ClassVar[frozenset[str]] = frozenset(
         {"quiescence", "killers", "history", "aspiration", "null-move", "check-extension"}
     )
-    #: Chess cannot be searched to its end: a search given no limit thinks this long.
+    #: Chess cannot be searched to its end: a search given no limit thinks this long (the
+    #: library, the command line, UCI) ...
     default_time: ClassVar[float | None] = 5.0
+    #: ... and on the web page: an opponent's move 1 s, an analysis 2 s.
+    thinking_times: ClassVar[Mapping[str, float]] = {"move": 1.0, "analysis": 2.0}
 
     def __init__(self, board: chess.Board, history: tuple[int, ...]) -> None:
         self.board = board

@@ -17,6 +17,8 @@ past it for the loading (see :func:`ready_solver`).
 
 from __future__ import annotations
 
+import logging  # noqa: F401  (its fork hook first: see the registration of ours below)
+import os
 import threading
 import time
 from typing import TYPE_CHECKING, NamedTuple
@@ -47,6 +49,24 @@ _LOCK = threading.Lock()
 _READY: set[tuple[int, int, int | None]] = set()
 _LOADERS: dict[tuple[int, int, int | None], threading.Thread] = {}
 _FAILED: dict[tuple[int, int, int | None], BaseException] = {}
+
+
+
+def _finish_loading() -> None:
+    """Before this process forks (a pool of worker processes), let a loading thread that a
+    search with a deadline left behind finish: a child forked in the middle of its import
+    would inherit a module half imported (``cannot import name 'Solver' from partially
+    initialized module``) and a lock nobody releases."""
+    for loader in list(_LOADERS.values()):
+        if loader.is_alive():
+            loader.join()
+
+
+# logging takes its lock in a fork hook of its own, and the hooks run before a fork in the
+# reverse order of their registration: logging's must be registered before ours (it is imported
+# at the top of this module), else it would hold its lock while we wait for a loading thread
+# whose imports log (numba's do), and the fork would never come.
+os.register_at_fork(before=_finish_loading)
 
 #: Without the database, from this many stones on a position is solved in milliseconds at most
 #: (Pons' middle-game sets, 15 to 28 stones played, take 3.6 ms on average here), so a quick

@@ -8,17 +8,19 @@ import concurrent.futures as cf
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...game import Move, State
-from ..deepening import Root, Searching, check_state, deepen
-from ..driver import Searcher, solver_may_answer, unsolved
+from .. import policy
+from ..deepening import Root, Searching, check_state, deepen, renamed
+from ..driver import Searcher
 from ..events import Observer
 from ..options import Limits, SearchOptions
-from ..pv import complete_line, solver_line
+from ..pv import complete_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
-from ..score import INFINITY, Score, solve_score
+from ..score import INFINITY, Score
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
 from .split import Run, Totals
 from .worker import Task, TaskConfig, TaskStats
@@ -88,8 +90,21 @@ class ParallelSearcher(Searching):
         self.task_log: list[TaskStats] = []
 
     algorithm = property(lambda self: self.options.algorithm)
-    table = property(lambda self: self.options.table)
+    #: Whether the workers keep transposition tables (each worker has its own; this searcher
+    #: has none, unlike :attr:`.Searcher.table`, which is the table itself).
+    uses_table = property(lambda self: self.options.table)
     table_size = property(lambda self: self.options.entries)
+
+    @property
+    def table(self) -> bool:
+        """Deprecated: :attr:`uses_table` (a bool here, where :attr:`.Searcher.table` is the
+        table itself)."""
+        warnings.warn(
+            "ParallelSearcher.table is now uses_table (Searcher.table is a table)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return bool(self.options.table)
     evaluate = property(lambda self: self.options.evaluate)
     rng = property(lambda self: self.options.rng)
 
@@ -124,7 +139,7 @@ class ParallelSearcher(Searching):
     # overshoot it by up to one task's worth per worker.
 
     def _iterate(
-        self, state: State, limits: Limits, algorithm: str, analyse: bool,
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
     ) -> Iterator[SearchResult]:
         if observer is not None:
@@ -136,11 +151,11 @@ class ParallelSearcher(Searching):
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
-        if options.uses_solver(state) and solver_may_answer(limits) and limits != Limits():
+        if policy.hands_back(options, state, limits):
             # A time or node budget is the game's solver's to honour, as in a serial search:
             # the solver (its own threads) answers in this process, cut short with bounds.
             serial = Searcher(options=SearchOptions.make(options, table=False))
-            yield from serial.iterate(state, limits, analyse=analyse, stop=stop)
+            yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
             return
         start = time.perf_counter()
         self.task_log = []
@@ -155,25 +170,25 @@ class ParallelSearcher(Searching):
             stop=stop,
         )
         try:
-            if options.uses_solver(state) and limits == Limits():
-                yield self._by_solver(run, state, start, analyse)
+            if policy.uses_solver(options, state) and limits == Limits():
+                yield self._by_solver(run, state, start, analyze)
                 return
             step = _ParallelStep(self, run, state)
-            yield from deepen(state, limits, options, step, algorithm, start, analyse)
+            yield from deepen(state, limits, options, step, algorithm, start, analyze)
         except (KeyboardInterrupt, WorkerLostError):
             self._pool.abort()
             raise
         finally:
             run.drain()
 
-    def presearches(self, state: State, depth: int, analyse: bool) -> bool:
+    def presearches(self, state: State, depth: int, analyze: bool) -> bool:
         """Whether a single depth-limited search first searches :data:`PRESEARCH_PLIES`
         shallower (when it is deep enough and the root has at least :data:`PRESEARCH_MOVES`
         moves): that orders the root moves (and fills the workers' tables with best moves)
         so that the first root move, whose value bounds the young brothers, is likely the
         best; it costs a small fraction of the deeper search.
         """
-        if not self.presearch or analyse or depth == UNLIMITED or depth - PRESEARCH_PLIES < 2:
+        if not self.presearch or analyze or depth == UNLIMITED or depth - PRESEARCH_PLIES < 2:
             return False
         left = depth if state.max_plies is None else min(depth, state.max_plies - state.ply)
         return (
@@ -181,14 +196,16 @@ class ParallelSearcher(Searching):
             and len(state.legal_moves()) >= PRESEARCH_MOVES
         )
 
-    def _by_solver(self, run: Run, state: State, start: float, analyse: bool) -> SearchResult:
+    def _by_solver(self, run: Run, state: State, start: float, analyze: bool) -> SearchResult:
         """Every move's exact score from the game's solver, one task per move."""
         values = run.solve_children(state, weak=False)
         legal = list(state.legal_moves())
-        best_value, best, scores = rank_moves(legal, values, True, analyse)
+        best_value, best, scores = rank_moves(legal, values, True, analyze)
         spent = time.perf_counter() - start
         try:
-            pv = solver_line(state, best[0], spent, self.options.solve_request(quick=True))
+            pv = policy.solver_line(
+                state, best[0], spent, self.options.solve_request(quick=True)
+            )
         except KeyboardInterrupt:
             pv = (best[0],)
         return build_result(
@@ -199,7 +216,8 @@ class ParallelSearcher(Searching):
     # --- solving --------------------------------------------------------------------------
 
     def solve(self, state: State, *, weak: bool = False) -> int:
-        """The exact score of ``state`` in the solve convention, as :func:`..driver.solve`.
+        """The exact score of ``state`` in the solve convention, as :func:`..driver.solve`
+        (the rule is :func:`..policy.solve`).
 
         A game with a solver of its own has the position solved whole by that solver in one
         worker: split by moves, it would be more work than the solver's one solve (which needs
@@ -207,13 +225,13 @@ class ParallelSearcher(Searching):
         :meth:`solve_many`. Other games are searched in parallel (:meth:`search`).
         """
         check_state(state)
-        if self.options.uses_solver(state):
-            return next(iter(self.solve_many([state], weak=weak)))
-        result = self.search(state)
-        if not result.exact:
-            raise ValueError(unsolved(state))
-        score = solve_score(state, result.score)
-        return (score > 0) - (score < 0) if weak else score
+        return policy.solve(
+            state,
+            self.options,
+            self.search,
+            weak=weak,
+            own=lambda s, w: next(iter(self.solve_many([s], weak=w))),
+        )
 
     def solve_many(self, states: Iterable[State], *, weak: bool = False) -> Iterator[int]:
         """The solve-convention score of every position, in order: one task per position,
@@ -262,7 +280,7 @@ class ParallelSearcher(Searching):
                     round_trip = time.perf_counter() - finished.sent
                     self.task_log.append(
                         TaskStats(report.nodes, report.seconds, report.cpu, round_trip,
-                                  report.worker)
+                                  report.worker, host=report.host, rank=report.rank)
                     )
                     done[finished.tag] = report.value
         except (KeyboardInterrupt, WorkerLostError):
@@ -285,12 +303,12 @@ class _ParallelStep:
     def counters(self) -> Totals:
         return self.run.totals
 
-    def iteration(self, depth: int, analyse: bool, alone: bool) -> Root:
+    def iteration(self, depth: int, analyze: bool, alone: bool) -> Root:
         run, state = self.run, self.state
-        if alone and self.searcher.presearches(state, depth, analyse):
+        if alone and self.searcher.presearches(state, depth, analyze):
             run.iteration(state, depth - PRESEARCH_PLIES, False)
         horizon = run.totals.horizon
-        node = run.iteration(state, depth, analyse)
+        node = run.iteration(state, depth, analyze)
         exact = run.totals.horizon == horizon  # no depth limit cut this iteration
         return Root(node.values, node.lines, self.order, exact)
 
@@ -317,12 +335,14 @@ def parallel_search(
     *,
     workers: int | None = None,
     executor: cf.Executor | None = None,
-    analyse: bool = False,
+    analyze: bool = False,
+    analyse: bool | None = None,
     **options: Any,
 ) -> SearchResult:
-    """Search ``state`` with a fresh :class:`ParallelSearcher` (see it for the options)."""
+    """Search ``state`` with a fresh :class:`ParallelSearcher` (see it for the options;
+    ``analyse``: the old spelling of ``analyze``, deprecated)."""
     with ParallelSearcher(workers, executor=executor, **options) as searcher:
-        return searcher.search(state, limits, analyse=analyse)
+        return searcher.search(state, limits, analyze=renamed(analyze, analyse))
 
 
 def parallel_solve(

@@ -29,7 +29,7 @@ from typing import Any
 from ...game import Move, State
 from ..engine import Engine, SearchStopped
 from ..result import UNLIMITED
-from ..score import INFINITY, WIN, from_table, value_from_solve_score
+from ..score import INFINITY, from_table, value_from_solve_score
 from .node import Node, Totals
 from .pool import Done, Tasks, Where, WorkerPool
 from .worker import Report, Task, TaskConfig, TaskStats
@@ -84,13 +84,15 @@ class Run:
         self.tasks: Tasks[tuple[Node, int]] = Tasks(pool, self._where)
         self.open: list[Node] = []  # split nodes with moves to hand out
         self.root: Node | None = None
-        self.analyse = False
+        self.analyze = False
+        self.depth = 0  # the iteration's depth, for the task log
 
     # --- one iteration --------------------------------------------------------------------
 
-    def iteration(self, state: State, depth: int, analyse: bool) -> Node:
+    def iteration(self, state: State, depth: int, analyze: bool) -> Node:
         """Search ``state`` to ``depth``; return the finished root (its moves' values)."""
-        self.analyse = analyse
+        self.analyze = analyze
+        self.depth = depth
         self.totals.nodes += 1
         root = Node(None, -1, state, (), depth, -INFINITY, INFINITY, 0)
         root.moves = list(self.engine.ordered(state, self.hints.get(self._key(state))))
@@ -146,7 +148,7 @@ class Run:
     def _child_window(self, node: Node) -> tuple[int, int]:
         """The window of ``node``'s next move, from ``node``'s side to move."""
         if node.parent is None:
-            if self.analyse or node.best == -INFINITY:
+            if self.analyze or node.best == -INFINITY:
                 return -INFINITY, INFINITY
             return node.best - 1, INFINITY
         return max(node.alpha, node.best), node.beta
@@ -200,7 +202,7 @@ class Run:
         for node in self.open:
             if node.done or node.next >= len(node.moves):
                 continue
-            if node.next > 0 and not node.first_done and not (self.analyse and node is self.root):
+            if node.next > 0 and not node.first_done and not (self.analyze and node is self.root):
                 continue
             if chosen is None or node.ply > chosen.ply:
                 chosen = node
@@ -228,25 +230,12 @@ class Run:
         depth = parent.depth - 1
         engine = self.engine
         self.totals.nodes += 1
-        outcome = state.outcome()
-        value: int | None = None
-        line: list[Move] = []
-        if outcome is not None:
-            value = engine.terminal_value(state, outcome, ply)
-            self.totals.seldepth = max(self.totals.seldepth, ply)
-        else:
-            ceiling = WIN - ply - 1
-            if ceiling <= alpha:
-                value = ceiling
-            elif -ceiling >= beta:
-                value = -ceiling
-            elif self.use_hints:
-                win = state.winning_move()
-                if win is not None:
-                    value, line = ceiling, [win]
-                    self.totals.seldepth = max(self.totals.seldepth, ply + 1)
+        # the node's prologue is the engine's own (a finished game, mate distance, an
+        # immediate win; the manager's engine has no table and its depth is never 0 here)
+        value, _, _, _ = engine.enter(state, depth, alpha, beta, ply)
+        self.totals.seldepth = max(self.totals.seldepth, engine.seldepth)
         if value is not None:
-            self._child_done(parent, index, value, line)
+            self._child_done(parent, index, value, list(engine.line(ply)))
             return None
         node = Node(parent, index, state, path, depth, alpha, beta, ply)
         node.key = self._key(state)
@@ -336,6 +325,9 @@ class Run:
                 report.worker,
                 sent,
                 moves,
+                self.depth,
+                report.host,
+                report.rank,
             )
         )
 

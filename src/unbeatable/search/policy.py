@@ -1,0 +1,359 @@
+"""The search's policies, in one place: every front end and both searchers ask here.
+
+* **A game's own solver** (Connect Four's): when it answers instead of the generic search
+  (:func:`uses_solver`, :func:`solver_may_answer`), how a budget is shared with the game's
+  evaluation when a player needs a move (:func:`by_solver`), how its answer becomes a result
+  (:func:`solver_result`) with its line (:func:`solver_line`), and :func:`solve`.
+* **How long a search runs** when nobody says: a game too large to solve thinks for the times it
+  declares (:meth:`~unbeatable.game.State.thinking_time`: chess thinks 5 s for a search, 1 s for
+  an opponent's move on the page, 2 s for an analysis there), and a front end with a time cap
+  (the web server's) gets limits held inside it (:func:`limits_for`, :func:`within`).
+* **A player stopped early** (Ctrl-C before anything was known): the move it plays
+  (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
+  (:func:`may_take_long`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..game import Move, SolveAnswer, SolveRequest, State
+from .options import Limits, SearchOptions
+from .result import SearchInterrupted, SearchResult, build_result, rank_moves
+from .score import WIN, Score, solve_score, value_from_solve_score
+
+__all__ = [
+    "PROBE_NODES",
+    "PURPOSES",
+    "QUICK_MOVE_SECONDS",
+    "by_solver",
+    "limits_for",
+    "may_take_long",
+    "move_when_stopped",
+    "solve",
+    "solver_line",
+    "solver_may_answer",
+    "solver_result",
+    "too_large",
+    "unsolved",
+    "uses_solver",
+    "within",
+]
+
+#: What a search is for, which sets how long a game too large to solve thinks when no limit is
+#: given: ``search`` (the library, the command line, UCI), ``move`` (an opponent's move in an
+#: interactive front end), ``analysis`` (an analysis there).
+PURPOSES = ("search", "move", "analysis")
+
+#: A player stopped by Ctrl-C before it knew any move searches this long for one instead.
+QUICK_MOVE_SECONDS = 1.0
+
+#: Perfect play is said to take long when a search of this many nodes does not settle the
+#: start's value (see :func:`may_take_long`).
+PROBE_NODES = 20_000
+
+
+# --- a game's own solver ---------------------------------------------------------------------
+
+
+def uses_solver(options: SearchOptions, state: State) -> bool:
+    """The one rule for handing a position to the game's own solver: the game has one
+    (:attr:`State.has_solver`), the position is unfinished, and no algorithm or evaluation
+    was asked for."""
+    return (
+        state.has_solver
+        and options.algorithm is None
+        and options.evaluate is None
+        and state.outcome() is None
+    )
+
+
+def solver_may_answer(limits: Limits) -> bool:
+    """Whether a game's own solver answers under ``limits``: any search without a depth limit
+    (a depth limit asks for the generic search with the game's evaluation). A time or node
+    budget is the solver's to honour (it then answers with what it knows)."""
+    return limits.depth is None
+
+
+def hands_back(options: SearchOptions, state: State, limits: Limits) -> bool:
+    """Whether a parallel searcher hands a search to a serial one in its own process: a
+    game's own solver under a time or node budget (the solver's threads use the cores, and it
+    honours the budget itself, answering with bounds when cut short)."""
+    return uses_solver(options, state) and solver_may_answer(limits) and limits.bounded
+
+
+def by_solver(
+    state: State,
+    options: SearchOptions,
+    limits: Limits,
+    counters: Any,
+    start: float,
+    analyze: bool,
+) -> SearchResult | None:
+    """The result from the game's own solver's per-move scores (None if it declines, or when
+    a player should let the evaluation choose). A time or node budget is the solver's to
+    honour; cut short, it answers with the moves it has solved and bounds for the others, and
+    the result is marked incomplete. Ctrl-C after it answered keeps its answer.
+
+    A player (not ``analyze``) needs a move, which bounds that settle nothing do not give:
+    under a budget, and where the game has an evaluation, the solver gets half of it, and
+    when it has neither settled the best move by then (all moves placed, or a proven win)
+    nor proven a move to hold at least a draw, None lets the generic search with the game's
+    evaluation choose in what is left. Ctrl-C before the solver proved any move's value
+    leaves a player no move (``SearchInterrupted(None)``: see :func:`move_when_stopped`).
+    ``counters``: the search's counters (an engine), which the solver's nodes are added to.
+    """
+    fallback = not analyze and limits.bounded and state.has_evaluation
+    share = 0.5 if fallback else 1.0
+    deadline = start + share * limits.time if limits.time is not None else None
+    nodes = limits.nodes
+    if nodes is not None and fallback:
+        nodes = max(nodes // 2, 1)
+    request = options.solve_request(deadline=deadline, max_nodes=nodes, best_only=not analyze)
+    answer = state.solver_moves(request)
+    if answer is None:
+        return None
+    counters.nodes += answer.nodes
+    result = solver_result(state, counters, start, answer, analyze, options)
+    settled = result is not None and (
+        result.complete or (result.score.exact and result.score.is_win)
+    )
+    # a move proven to hold at least a draw is kept: the evaluation might choose one the
+    # solver has not proven (the best lower end ranks the moves)
+    holds = result is not None and result.score.value >= 0
+    if answer.interrupted:  # a player keeps a result that holds some proven value
+        raise SearchInterrupted(result if analyze or settled or answer.values else None)
+    if fallback and not settled and not holds:
+        return None
+    if result is None or not result.complete:
+        return result
+    try:
+        quick = options.solve_request(quick=True, deadline=deadline)
+        pv = solver_line(state, result.best_moves[0], result.elapsed, quick)
+    except KeyboardInterrupt:
+        raise SearchInterrupted(result) from None
+    return replace(result, pv=pv, depth=len(pv), elapsed=time.perf_counter() - start)
+
+
+def solver_result(
+    state: State,
+    counters: Any,
+    start: float,
+    answer: SolveAnswer,
+    analyze: bool,
+    options: SearchOptions,
+) -> SearchResult | None:
+    """The result from a game's own solver's answer (solve convention): the exact values, and
+    for a move left open the lower end of its bounds (which ranks the moves), with both ends in
+    ``move_bounds``. Incomplete (``complete`` False) when a move that might be better than the
+    best known is still open; the score is then not exact, and ``score_bounds`` holds the best
+    lower end and the greatest upper end (a legal move the answer leaves out could be anything:
+    the upper end is then a win at once)."""
+    legal = list(state.legal_moves())
+    values = {m: value_from_solve_score(state, v) for m, v in answer.values.items() if m in legal}
+    ceiling = {m: value_from_solve_score(state, hi) for m, (_, hi) in answer.bounds.items()}
+    for move, (low, _) in answer.bounds.items():
+        if move in legal and move not in values:
+            values[move] = value_from_solve_score(state, low)
+    if not values:
+        return None
+    best_value, best, scores = rank_moves(legal, values, True, analyze)
+    open_moves = [m for m in answer.bounds if m not in answer.values]
+    exact = all(ceiling[m] <= best_value for m in open_moves) and best[0] in answer.values
+    if scores is not None:
+        scores = {m: Score(v, m in answer.values) for m, v in values.items()}
+    bounds = {m: (Score(values[m]), Score(ceiling[m])) for m in open_moves if m in values}
+    score_bounds = None
+    if not exact:
+        tops = [bounds[m][1].value if m in bounds else values[m] for m in values]
+        top = max(tops) if len(values) == len(legal) else WIN - 1
+        score_bounds = (Score(best_value), Score(top))
+    result = build_result(
+        state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
+        options.rng, options.tie_order(state),
+    )
+    result = replace(result, move_bounds=bounds or None, score_bounds=score_bounds)
+    # complete: every legal move placed, each open one (a best-only answer's) proven worse
+    # than the best, so that the best moves are all known
+    worse = all(ceiling[m] < best_value for m in open_moves)
+    placed = len(values) == len(legal) and (not open_moves or (exact and worse))
+    complete = answer.complete and placed and not (open_moves and scores is not None)
+    return result if complete else replace(result, complete=False)
+
+
+def solver_line(
+    state: State, move: Move, spent: float, request: SolveRequest
+) -> tuple[Move, ...]:
+    """The principal variation from a game's own solver, starting with the best ``move``.
+
+    The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
+    stops where the solver's own budget ends) when it gives one; else best moves followed
+    one at a time while the solver answers ``request`` quickly (its book, its database, or a
+    small search), for no longer than the solve took (``spent`` seconds) and at least a
+    second. A move is followed only when it is proven to keep the value; every line stops at
+    the request's deadline (a search's time limit), and a line cut short is the part proven
+    so far."""
+    position = state.play(move)
+    if position.outcome() is not None:
+        return (move,)
+    own = position.solver_line(request)
+    if own is not None:
+        return (move, *own)
+    budget = time.perf_counter() + max(spent, 1.0)
+    if request.deadline is not None:
+        budget = min(budget, request.deadline)
+    line = [move]
+    while position.outcome() is None and time.perf_counter() < budget:
+        best = _proven_best(position, position.solver_moves(request))
+        if best is None:
+            break
+        line.append(best)
+        position = position.play(best)
+    return tuple(line)
+
+
+def _proven_best(position: State, answer: SolveAnswer | None) -> Move | None:
+    """The first legal move whose exact value no other move can beat, if the answer has one."""
+    if answer is None or not answer.values:
+        return None
+    top = max(answer.values.values())
+    if any(high > top for _, high in answer.bounds.values()):
+        return None
+    return next((m for m in position.legal_moves() if answer.values.get(m) == top), None)
+
+
+def solver_values(state: State, options: SearchOptions, *, weak: bool) -> int | None:
+    """The solve-convention score of ``state`` from the game's own solver, when it answers
+    (with ``weak``, only the sign: 1, 0 or -1)."""
+    if not uses_solver(options, state):
+        return None
+    own = state.solver_value(options.solve_request(weak=weak))
+    if own is None:
+        return None
+    return (own > 0) - (own < 0) if weak else own
+
+
+def unsolved(state: State) -> str:
+    """Why an exact search of ``state`` came back inexact: its game is too large to solve."""
+    name = state.game.spec if state.game is not None else type(state).__name__
+    seconds = state.thinking_time("search")
+    spent = f" in {seconds:g} s" if seconds is not None else ""
+    return (
+        f"{name} cannot be solved: the search did not reach the end of the game{spent}"
+        " (search it with a depth or time limit instead)"
+    )
+
+
+def solve(
+    state: State,
+    options: SearchOptions,
+    exact: Callable[[State], SearchResult],
+    *,
+    weak: bool = False,
+    own: Callable[[State, bool], int | None] | None = None,
+) -> int:
+    """The exact score of ``state`` in the solve convention (see
+    :func:`.score.solve_score`), as every searcher gives it: the game's own solver's when it
+    answers (``own``, by default :func:`solver_values` in this process), else ``exact``'s
+    search, refused when the game is too large to solve. ``weak``: only the sign (1, 0 or
+    -1)."""
+    if uses_solver(options, state):
+        found = (own or (lambda s, w: solver_values(s, options, weak=w)))(state, weak)
+        if found is not None:
+            return (found > 0) - (found < 0) if weak else found
+    result = exact(state)
+    if not result.exact:
+        raise ValueError(unsolved(state))
+    score = solve_score(state, result.score)
+    return (score > 0) - (score < 0) if weak else score
+
+
+# --- how long a search runs ------------------------------------------------------------------
+
+
+def too_large(state: State) -> bool:
+    """True for a game too large to search to its end (chess): one that declares how long it
+    thinks (:meth:`State.thinking_time`). Every search of it gets a time limit."""
+    return state.thinking_time("search") is not None
+
+
+def within(cap: float) -> float:
+    """A time limit that a search holds to well inside ``cap`` seconds (a front end stops its
+    worker at the cap): room for starting, reporting and the answer's way back."""
+    return max(0.05, min(cap - 0.5, cap * 0.8))
+
+
+def limits_for(
+    state: State,
+    limits: Limits,
+    *,
+    purpose: str = "search",
+    cap: float | None = None,
+) -> Limits:
+    """The limits a search of ``state`` runs under, for ``purpose`` (one of
+    :data:`PURPOSES`), inside a front end's time ``cap`` (seconds; None: no cap).
+
+    A game too large to solve (:func:`too_large`) is never searched to its end: with no limit
+    at all it thinks for the time it declares for the purpose (chess: 5 s a search, 1 s an
+    opponent's move, 2 s an analysis); under a cap, a depth or node limit gets a time limit too.
+    Under a cap any time limit is held :func:`within` it, and for a ``move`` (a player that
+    must answer) no limit at all becomes a time limit within the cap: the search is exact where
+    it can be in that time, and a game's own solver gets half of it before the game's
+    evaluation chooses (see :func:`by_solver`). Without a cap, other limits are kept as given.
+    """
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown purpose {purpose!r}: choose one of {', '.join(PURPOSES)}")
+    limit = within(cap) if cap is not None else None
+    if too_large(state):
+        seconds = limits.time
+        if limits == Limits():
+            seconds = state.thinking_time(purpose)
+        elif seconds is None and limit is not None:
+            seconds = limit
+        if seconds is not None and limit is not None:
+            seconds = min(seconds, limit)
+        return replace(limits, time=seconds)
+    if limit is None:
+        return limits
+    if limits.time is not None and limits.time > limit:
+        return replace(limits, time=limit)
+    if purpose == "move" and limits == Limits():
+        return Limits(time=limit)
+    return limits
+
+
+# --- a player stopped early ------------------------------------------------------------------
+
+
+def move_when_stopped(
+    search: Callable[[State, Limits], SearchResult], state: State, result: SearchResult | None
+) -> tuple[SearchResult, str]:
+    """The move a player plays when Ctrl-C stopped its search: the best known, or when nothing
+    was known a :data:`QUICK_MOVE_SECONDS` search's (run by ``search``); with a line for
+    people saying which."""
+    if result is not None and result.move is not None:
+        return result, f"the best move of depth {result.depth}"
+    found = search(state, Limits(time=QUICK_MOVE_SECONDS))
+    return found, f"the best move of a {QUICK_MOVE_SECONDS:g} s search"
+
+
+def may_take_long(
+    search: Callable[[State, Limits], SearchResult],
+    options: SearchOptions,
+    state: State,
+    limits: Limits,
+) -> bool:
+    """Whether perfect play of ``state`` under ``limits`` may take minutes a move (a front end
+    then says so): no limit, and neither a quick question to the game's own solver (its book,
+    its database, a short search) nor a :data:`PROBE_NODES` search (run by ``search``) settles
+    its value."""
+    if limits_for(state, limits) != Limits():
+        return False  # a limit, or the game's own time a move
+    if uses_solver(options, state):
+        quick = options.solve_request(quick=True)
+        return state.solver_value(quick) is None
+    return not search(state, Limits(nodes=PROBE_NODES)).exact
+

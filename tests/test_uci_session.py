@@ -1,0 +1,194 @@
+"""The UCI session in-process: the options it lists and takes, a refused position or `go`
+word answered in one `info string`, and a `bestmove` for every `go` (issue 18, defect 5)."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+import chess
+import chess.engine
+
+from unbeatable import uci
+from unbeatable.search import DEFAULT_TABLE_SIZE, Limits
+from unbeatable.uci import ENTRY_BYTES, OPTIONS, UCISession, parse_go
+
+START = chess.STARTING_FEN
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+def talk(*commands: str, session: UCISession | None = None) -> list[str]:
+    """What the session answers to ``commands`` (a search under way is finished)."""
+    out = io.StringIO()
+    session = session or UCISession(out)
+    session.out = out
+    for command in commands:
+        session.handle(command)
+    session.finish()
+    return out.getvalue().splitlines()
+
+
+def best_move(lines: list[str]) -> str:
+    found = [line for line in lines if line.startswith("bestmove ")]
+    assert len(found) == 1, lines
+    return found[0].split()[1]
+
+
+def info_strings(lines: list[str]) -> list[str]:
+    return [line.removeprefix("info string ") for line in lines if line.startswith("info string")]
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def test_uci_lists_every_option_it_takes() -> None:
+    lines = talk("uci")
+    assert lines[:2] == ["id name unbeatable", "id author the unbeatable developers"]
+    assert lines[2:-1] == list(OPTIONS) and lines[-1] == "uciok"
+    names = [line.split(" type ")[0].removeprefix("option name ") for line in lines[2:-1]]
+    assert names == ["Hash", "Threads", "MultiPV"]
+    hash_line = lines[2].split()
+    default = int(hash_line[hash_line.index("default") + 1])
+    assert default * 2**20 // ENTRY_BYTES == DEFAULT_TABLE_SIZE  # the library's own table
+
+
+def test_hash_sets_the_size_of_the_table() -> None:
+    session = UCISession(io.StringIO())
+    assert talk("setoption name Hash value 32", session=session) == []
+    assert session.searcher.table is not None
+    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES
+    assert best_move(talk("position startpos", "go depth 2", session=session)) in {
+        m.uci() for m in chess.Board().legal_moves
+    }
+    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES  # kept for the game
+    talk("ucinewgame", session=session)
+    assert session.searcher.table is not None
+    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES  # and the next
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("setoption name Hash value 0", "setoption Hash 0: choose 1 to 65536 megabytes"),
+        ("setoption name Hash value lots", "setoption Hash: 'lots' is not a whole number"),
+        ("setoption name Threads value 4", "setoption Threads 4: this engine searches on one "
+         "thread; it stays 1"),
+        ("setoption name MultiPV value 3", "setoption MultiPV 3: this engine reports one "
+         "principal variation; it stays 1"),
+    ],
+)
+def test_an_option_it_cannot_follow_is_answered_in_one_info_string(
+    command: str, said: str
+) -> None:
+    session = UCISession(io.StringIO())
+    assert info_strings(talk(command, session=session)) == [said]
+    assert session.hash_megabytes == uci.DEFAULT_HASH
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 1",
+        "setoption name Ponder value true",
+        "setoption name Clear Hash",
+        "setoption name UCI_AnalyseMode value true",
+        "setoption",
+        "setoption value 3",
+    ],
+)
+def test_other_options_are_ignored_silently(command: str) -> None:
+    assert talk(command) == []
+
+
+# --- a refused position ----------------------------------------------------------------------
+
+
+def test_a_refused_first_position_keeps_the_start_and_says_so_once() -> None:
+    lines = talk("position startpos moves e2e5", "go depth 1")
+    said = info_strings(lines)
+    assert said == [
+        "position refused, keeping the start position: 'e2e5' is not a legal move in "
+        f"{START} (move 1 of 'startpos moves e2e5')"
+    ]
+    assert best_move(lines) in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_a_refused_position_keeps_the_last_good_one() -> None:
+    lines = talk("position startpos moves e2e4", "position fen 8/8/8/8 w - - 0 1", "go depth 1")
+    assert info_strings(lines) == [
+        f"position refused, keeping the last good one ({AFTER_E4}): not a FEN: "
+        "'8/8/8/8 w - - 0 1' (expected 8 rows in position part of fen: '8/8/8/8')"
+    ]
+    assert best_move(lines) in {m.uci() for m in chess.Board(AFTER_E4).legal_moves}
+
+
+def test_a_long_refused_position_is_cut() -> None:
+    command = "position startpos moves e2e4 " + " ".join(["e7e5"] * 1000)
+    assert len(command) > 5000
+    said = info_strings(talk(command))
+    assert len(said) == 1 and len(said[0]) < 450
+    assert said[0].endswith("e7e5 e7e5 ...')") and "(move 3 of 'startpos moves e2e4 " in said[0]
+
+
+# --- every go is answered --------------------------------------------------------------------
+
+
+def test_a_go_word_that_is_not_a_number_is_left_out_and_the_rest_searched() -> None:
+    lines = talk("position startpos", "go depth x nodes 200")
+    assert info_strings(lines) == ["go: left out depth 'x': not a whole number"]
+    assert best_move(lines) in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_a_go_with_no_limit_left_searches_for_the_games_own_time() -> None:
+    go = parse_go(["movetime", "1e3"])
+    assert go.refused == ["movetime '1e3'"] and go.limits(None) == Limits()
+    go = parse_go(["depth", "infinite"])  # the next word is not eaten as a value
+    assert go.refused == ["depth"] and go.infinite
+    assert parse_go(["depth", "3"]).refused == [] and parse_go([]).limits(None).time == 1e7
+
+
+def test_a_finished_game_is_answered_0000() -> None:
+    mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+    assert best_move(talk(f"position fen {mated}", "go depth 2")) == "0000"
+
+
+def test_a_search_that_fails_still_answers_a_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = UCISession(io.StringIO())
+
+    def broken(*args: object, **kwargs: object) -> Iterator[object]:
+        raise RuntimeError("out of luck")
+
+    monkeypatch.setattr(session.searcher, "iterate", broken)
+    lines = talk("position startpos", "go depth 3", session=session)
+    assert info_strings(lines) == ["the search failed: RuntimeError: out of luck"]
+    assert best_move(lines) in {m.uci() for m in chess.Board().legal_moves}
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def test_the_old_name_engine_still_works_and_says_it_is_deprecated() -> None:
+    with pytest.warns(DeprecationWarning, match="UCISession"):
+        old = uci.Engine
+    assert old is UCISession
+    with pytest.raises(AttributeError):
+        uci.Nothing  # noqa: B018
+
+
+# --- a real client ---------------------------------------------------------------------------
+
+
+def test_a_uci_client_configures_hash_and_plays() -> None:
+    command = [sys.executable, "-m", "unbeatable.uci"]
+    with chess.engine.SimpleEngine.popen_uci(command, timeout=60) as engine:
+        assert set(engine.options) >= {"Hash", "Threads", "MultiPV"}
+        assert engine.options["Hash"].default == uci.DEFAULT_HASH
+        engine.configure({"Hash": 16, "Threads": 1})
+        board = chess.Board()
+        played = engine.play(board, chess.engine.Limit(depth=2))
+        assert played.move is not None and board.is_legal(played.move)
