@@ -145,24 +145,3 @@ def non_losing_moves(current, mask, height, bottom, board):
             return U0  # two immediate threats: cannot parry both
         possible = forced
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
-
-
-@njit(cache=True, inline="always")
-def _aligned_along(p, s):
-    """True when ``p`` holds four in a row along the direction of bit shift ``s``."""
-    if s + s + s >= np.uint64(64):
-        return False
-    pair = p & (p >> s)
-    return (pair & (pair >> (s + s))) != U0
-
-
-@njit(cache=True, inline="always")
-def has_four(p, height):
-    """True when the cells ``p`` (no sentinel bit set) hold four in a row."""
-    h = np.uint64(height)
-    return (
-        _aligned_along(p, U1)
-        or _aligned_along(p, h + U1)
-        or _aligned_along(p, h)
-        or _aligned_along(p, h + U2)
-    )

@@ -27,14 +27,6 @@ nor write the table (their subtrees cost less than a cache miss).  Positions wit
 cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
 once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
 as in a table just cleared those look-ups are mostly memory stalls that find nothing.
-
-Positions with at least ``RULES_EMPTY`` empty cells searched with a window next to a draw ask
-``_rules`` for bounds of their score that follow without search from the follow-up strategies
-(claimeven): a bound of 0 or +-1 may answer the window at once; positions with more also ask
-for each child's upper bound, which may fail them high before any child is searched (empty
-7 x 6 board: 1,059,120,189 nodes without the rules, 424,547,960 with them). Moves are ordered
-by the four-making cells they create (twice each), one less when the move lets the opponent
-block a four of ours just above it, ties centre first.
 """
 
 from __future__ import annotations
@@ -56,7 +48,6 @@ from ._bitboard import (
     winning_cells,
 )
 from ._database_probe import NOT_FOUND, db_probe
-from ._rules import odd_rows_mask, rule_bounds
 from ._table import (
     HASH_MUL,
     LOWER_CODE,
@@ -80,11 +71,6 @@ ETC_EMPTY = 16
 # the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
 # 290 us a position with these look-ups, 170 us without).
 ETC_AFTER = 1 << 17
-
-# Positions with at least this many empty cells, searched with a window next to a draw, first
-# look for bounds of their score that the rules of ``_rules`` prove without search (and those
-# with more, for their children's upper bounds): near the end of the game a search is cheaper.
-RULES_EMPTY = 6
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
@@ -168,9 +154,6 @@ def negamax(
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
-    # the rows whose parity differs from the height's: with an even number of empty cells in
-    # every column, the side not to move gets them by answering each move on top of it
-    odd_rows = odd_rows_mask(width, height)
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
@@ -243,21 +226,6 @@ def negamax(
                         lb = code - LOWER_CODE
                         if alpha < lb:
                             alpha = lb
-            if (
-                cells - nb >= RULES_EMPTY
-                and alpha < beta
-                and alpha < hi
-                and (alpha >= -1 or beta <= 1)
-            ):
-                # the rules' bounds are 0 or +-1: only a window next to 0 can use them
-                rlo, rhi = rule_bounds(
-                    current, mask, cells - nb, height, bottom, board, odd_rows, beta <= 1,
-                    alpha >= -1,
-                )  # fmt: skip
-                if alpha < rlo:
-                    alpha = rlo
-                if hi > rhi:
-                    hi = rhi
             if alpha >= beta:
                 v = alpha
             elif beta > hi and alpha >= hi:
@@ -267,7 +235,6 @@ def negamax(
                     beta = hi
                 # move ordering: more threats first, ties centre-first (stable insertion)
                 count = 0
-                own_wins = winning_cells(current, mask, height, board)
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
                         ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
@@ -284,9 +251,7 @@ def negamax(
                             ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
                             cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                             prefetch(table, cs)
-                        sc = 2 * popcount(winning_cells(current | m, mask | m, height, board))
-                        if ((m << U1) & own_wins) != U0:
-                            sc -= 1  # it lets the opponent block our four above it
+                        sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
                             fu[d, 4 + j] = fu[d, 3 + j]
@@ -310,18 +275,6 @@ def negamax(
                                 etc = UPPER_CODE - code
                                 table[slot] = tag | np.uint64(etc + LOWER_CODE)
                                 break
-                if etc == NOT_FOUND and cells - nb > RULES_EMPTY and beta <= 1:
-                    # a child whose upper bound from the rules fails this node high at once
-                    for j in range(count):
-                        m = fu[d, 4 + j]
-                        _, chi = rule_bounds(
-                            current ^ mask, mask | m, cells - nb - 1, height, bottom, board,
-                            odd_rows, False, True,
-                        )  # fmt: skip
-                        if -chi >= beta:
-                            etc = -chi
-                            table[slot] = tag | np.uint64(etc + LOWER_CODE)
-                            break
                 if etc != NOT_FOUND:
                     v = etc  # a lower bound >= beta
                 else:
