@@ -449,7 +449,8 @@ def solve_position(
             med = half_lo
         elif med >= 0 and half_hi > med:
             med = half_hi
-        if nb <= SCAN_STONES and hi - lo <= SCAN_WIDTH:
+        scan = nb <= SCAN_STONES and hi - lo <= SCAN_WIDTH
+        if scan:
             # near the start, once the score is known to lie near a draw: from 0 outwards,
             # one step at a time (the proof of the score needs the probes on both sides of it)
             if lo > 0:
@@ -461,8 +462,9 @@ def solve_position(
         if role > 0:
             if med + 1 < hi:
                 med += 1
-            elif med - 1 >= lo:
+            elif med - 1 >= lo and not scan:
                 med -= 1
+            # else (scanning) the helper joins the main thread's probe: their marks split it
         r = _probe(
             current, mask, nb, med, width, height, table, stats, fu, fi,
             db_keys, db_vals, db_ply, ctrl, shared, b,
