@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .game import Move, Outcome, Payoff, State
+from .messages import cut
 from .search import ALGORITHMS, Limits, Searcher, SearchResult
 
 __all__ = [
@@ -121,19 +122,39 @@ def parse_player(spec: str, rng: random.Random) -> Player:
                 raise bad("perfect takes no argument")
             limits = Limits()
         elif kind == "depth":
-            limits = Limits(depth=int(arg))
+            limits = Limits(depth=_whole(arg))
         elif kind == "nodes":
-            limits = Limits(nodes=int(arg))
+            limits = Limits(nodes=_whole(arg))
         elif kind == "time":
-            limits = Limits(time=float(arg))
+            limits = Limits(time=_seconds(arg))
         else:
             raise bad(f"unknown kind {kind!r}")
     except ValueError as err:
         if isinstance(err, PlayerSpecError):
             raise
-        raise bad(f"{arg!r} is not a valid {kind} limit") from None
+        raise bad(f"{cut(arg)!r} is not a valid {kind} limit") from None
     searcher = Searcher(algorithm, evaluate=evaluate, rng=rng)
     return AIPlayer(limits, searcher, name=text)
+
+
+#: The most characters a number in a player spec may have.
+MAX_NUMBER_TEXT = 30
+
+
+def _whole(text: str) -> int:
+    """A count written in ASCII digits (``int`` also reads ``１`` and ``1_0``); a ValueError
+    otherwise."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    """Seconds written in ASCII without ``_`` (``float`` also reads ``１`` and ``1_0``); a
+    ValueError otherwise."""
+    if not text.isascii() or "_" in text or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return float(text)
 
 
 def _options(

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Game
+from ..messages import cut
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
 from .mnk import MNK, MNKState, mnk
@@ -66,6 +67,26 @@ def registered() -> dict[str, str]:
     }
 
 
+#: The most digits a game's parameter may have (Python refuses to read 4,301 and more).
+MAX_PARAM_DIGITS = 100
+
+
+def _whole(spec: str, key: str, value: str) -> int:
+    """A parameter's text as a whole number: ASCII digits only (``int`` also reads
+    full-width digits and ``3_0``), and not longer than :data:`MAX_PARAM_DIGITS`."""
+    digits = value.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise UnknownGameError(
+            f"{cut(spec)!r}: parameter {key} must be a whole number, not {cut(value)!r}"
+        )
+    if len(digits) > MAX_PARAM_DIGITS:
+        raise UnknownGameError(
+            f"{cut(spec)!r}: parameter {key} has {len(digits)} digits, too many for any game "
+            f"(at most {MAX_PARAM_DIGITS})"
+        )
+    return int(value)
+
+
 def get_game(spec: str, **params: int) -> Game:
     """The game named by ``spec``: ``name``, ``name:a=1,b=2`` or ``name:1,2`` (positional)."""
     if not isinstance(spec, str):
@@ -97,12 +118,7 @@ def get_game(spec: str, **params: int) -> Game:
                     f"{spec!r}: {entry.name} has no parameter {key!r}"
                     + (f" (it has {', '.join(entry.params)})" if entry.params else "")
                 )
-            # ASCII digits only: int() also reads full-width digits and "3_0".
-            if not (value.isascii() and value.removeprefix("-").isdigit()):
-                raise UnknownGameError(
-                    f"{spec!r}: parameter {key} must be a whole number, not {value!r}"
-                )
-            given[key] = int(value)
+            given[key] = _whole(spec, key, value)
     try:
         return entry.factory(**given)
     except (TypeError, ValueError) as err:

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_TREE_NODES",
     "MAX_WORKERS",
+    "MIN_TIMEOUT",
     "BadInput",
     "Position",
     "algorithm_of",
@@ -303,10 +304,22 @@ def optional_float(query: Mapping[str, str], name: str, high: float) -> float | 
     return value
 
 
+#: The shortest time cap a request may ask for (``timeout``), in seconds: less leaves a job
+#: no time to reach a worker and come back, so it could only time out.
+MIN_TIMEOUT = 0.1
+
+
 def timeout_of(query: Mapping[str, str], cap: float) -> float:
-    """The request's time cap: the ``timeout`` parameter (lower than the server's), else the
-    server's."""
+    """The request's time cap: the ``timeout`` parameter (lower than the server's, at least
+    :data:`MIN_TIMEOUT`), else the server's."""
     given = optional_float(query, "timeout", cap)
+    if given is not None and given < MIN_TIMEOUT:
+        text = query.get("timeout", "").strip()
+        raise BadInput(
+            f"timeout: {text!r} is too short for any search (at least {MIN_TIMEOUT:g} s)",
+            "timeout",
+            text,
+        )
     return cap if given is None else given
 
 
