@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
+import shlex
+import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import cast
+
+from unbeatable.search import search
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -20,27 +23,57 @@ def code_block_after(heading: str) -> str:
     return match.group(1)
 
 
-def test_the_custom_game_example_solves_nim() -> None:
+def test_the_custom_game_example_solves_nim(tmp_path: Path) -> None:
     source = code_block_after("## Your own game, solved")
     assert 25 <= len(source.strip().splitlines()) <= 45
-    out = io.StringIO()
+    assert "Save this as `mygame.py`" in README
+    (tmp_path / "mygame.py").write_text(source, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "mygame.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "win in 6 ((0, 2),)"
+    assert "(0, 2) win in 6" in lines
+    # the nim-sum rule: the only winning move leaves heaps whose xor is 0
     module = types.ModuleType("readme_example")  # dataclasses look their module up
     sys.modules[module.__name__] = module
     namespace = module.__dict__
     try:
-        with contextlib.redirect_stdout(out):
-            exec(compile(source, "README.md", "exec"), namespace)
+        exec(compile(source, "README.md", "exec"), namespace)  # not __main__: no search
+        result = search(namespace["Nim"](), analyze=True)
     finally:
         del sys.modules[module.__name__]
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "win in 6 ((0, 2),)"
-    assert "(0, 2) win in 6" in lines
-    # the nim-sum rule: the only winning move leaves heaps whose xor is 0
-    result = namespace["result"]
-    for (heap, taken), score in result.move_scores.items():
+    assert result.move_scores is not None
+    for move, score in result.move_scores.items():
+        heap, taken = cast(tuple[int, int], move)
         heaps = [3, 4, 5]
         heaps[heap] -= taken
         assert score.is_win == (heaps[0] ^ heaps[1] ^ heaps[2] == 0)
+
+
+def test_the_readme_game_runs_from_the_command_line_as_a_user_runs_it(tmp_path: Path) -> None:
+    """The README's file in a directory of its own, and the README's command run from there
+    by the installed console script: it loads mygame:Nim and says win in 6."""
+    (tmp_path / "mygame.py").write_text(code_block_after("## Your own game, solved"), "utf-8")
+    shell = code_block_after_sh("Every command takes it as `module:attribute`")
+    command = next(line for line in shell.splitlines() if line.startswith("unbeatable analyze"))
+    argv = shlex.split(command.split("#")[0])
+    script = Path(sys.executable).parent / "unbeatable"
+    done = subprocess.run(
+        [str(script), *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "first player to move: win in 6" in done.stdout
+    assert "best: (0, 2)" in done.stdout
+    assert done.stderr == ""
+
+
+def code_block_after_sh(heading: str) -> str:
+    section = README.split(heading, 1)[1]
+    match = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert match is not None
+    return match.group(1)
 
 
 def test_ci_runs_the_readme_test_command() -> None:

@@ -7,7 +7,7 @@ import json
 
 from .. import render
 from ..game import Game, State, player_name
-from ..games import get_game
+from ..games import load_game
 from ..report import analyze, describe_result, line_text, shown
 from ..search import SearchResult
 from . import common
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    game = get_game(args.game)
+    game = load_game(args.game)
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)

@@ -6,7 +6,7 @@ import argparse
 import random
 
 from .. import render
-from ..games import get_game
+from ..games import load_game
 from ..players import PLAYER_SPECS, Tally, parse_player, play_match, score_game
 from . import common
 from .common import Streams
@@ -48,7 +48,7 @@ def row(tally: Tally) -> list[str]:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    game = get_game(args.game)
+    game = load_game(args.game)
     start = common.parse_position(game, args.position)
     if start.outcome() is not None:
         raise common.game_over(start, args.position)

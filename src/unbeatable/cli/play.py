@@ -8,7 +8,7 @@ import time
 
 from .. import render
 from ..game import Move, State, player_name
-from ..games import get_game
+from ..games import load_game
 from ..messages import cut
 from ..report import describe_result, shown
 from ..search import Limits, SearchResult, policy
@@ -86,7 +86,7 @@ class Session:
     """One play session: the history of positions, the AI and the screen."""
 
     def __init__(self, args: argparse.Namespace, streams: Streams) -> None:
-        self.game = get_game(args.game)
+        self.game = load_game(args.game)
         self.start = common.parse_position(self.game, args.position)
         if self.start.outcome() is not None:
             raise common.game_over(self.start, args.position)

@@ -6,6 +6,11 @@
 {'m': 4, 'n': 4, 'k': 4}
 >>> get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
 True
+
+A game of your own is loaded by :func:`load_game` (``module:attribute``, or the name an
+installed package registers under the entry-point group ``unbeatable.games``): the command
+line and ``unbeatable serve --game`` call it. :func:`get_game` never imports anything: it finds
+the registered games and those loaded before (so a web request can name only those).
 """
 
 from __future__ import annotations
@@ -17,18 +22,26 @@ from ..game import Game
 from ..messages import cut
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
+from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded, is_import_spec
+from .loader import load as _load
+from .loader import loaded as _loaded
 from .mnk import MNK, MNKState, mnk
 from .subtraction import Subtraction, SubtractionState
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "MNK",
     "Connect4",
     "Connect4State",
+    "GameLoadError",
     "MNKState",
     "Subtraction",
     "SubtractionState",
     "UnknownGameError",
+    "entry_points",
     "get_game",
+    "load_game",
+    "loaded_games",
     "register",
     "registered",
 ]
@@ -94,9 +107,10 @@ def get_game(spec: str, **params: int) -> Game:
     name, _, rest = spec.strip().partition(":")
     entry = _REGISTRY.get(name.strip().lower())
     if entry is None:
-        raise UnknownGameError(
-            f"unknown game {spec!r}: choose one of {', '.join(sorted(_REGISTRY))}"
-        )
+        own = find_loaded(spec)
+        if own is not None and not params:
+            return own
+        raise UnknownGameError(_unknown(spec))
     given = dict(params)
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
@@ -123,6 +137,45 @@ def get_game(spec: str, **params: int) -> Game:
         return entry.factory(**given)
     except (TypeError, ValueError) as err:
         raise UnknownGameError(f"{spec!r}: {err}") from None
+
+
+def _unknown(spec: str) -> str:
+    """Why ``spec`` names no game, and what does."""
+    known = sorted(_REGISTRY) + sorted(_loaded())
+    text = f"unknown game {cut(spec)!r}: choose one of {', '.join(known)}"
+    if is_import_spec(spec.strip()) or spec.strip() in entry_points():
+        text += (
+            " (a game of your own is loaded first: load_game() in Python; the command line "
+            "loads it, and the web page serves it when started with unbeatable serve --game "
+            f"{cut(spec.strip())})"
+        )
+    return text
+
+
+def load_game(spec: str) -> Game:
+    """The game ``spec`` names, importing a game of your own if need be: a registered game
+    (as :func:`get_game`), one loaded before, the name an installed package registers under
+    the entry-point group :data:`ENTRY_POINT_GROUP`, or ``module:attribute`` (see
+    :mod:`.loader`: a Game, a State subclass whose no-argument instance is the start, or a
+    function returning either; the module is looked for in the current directory first).
+    Raises :class:`UnknownGameError` or :class:`GameLoadError` (both ValueErrors) naming
+    the text."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a game is named by a string such as 'tictactoe', not {spec!r}")
+    name = spec.strip().partition(":")[0].strip().lower()
+    if name in _REGISTRY or find_loaded(spec) is not None:
+        return get_game(spec)
+    if not is_import_spec(spec.strip()) and spec.strip() not in entry_points():
+        raise UnknownGameError(
+            _unknown(spec) + ", a name an installed package registers, or module:attribute "
+            "for a game of your own (e.g. mygame:Nim)"
+        )
+    return _load(spec)
+
+
+def loaded_games() -> dict[str, Game]:
+    """The games of one's own loaded so far (by :func:`load_game`), by name."""
+    return _loaded()
 
 
 register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")

@@ -267,8 +267,10 @@ def solve(
     result = exact(state)
     if not result.exact:
         raise ValueError(unsolved(state))
-    score = solve_score(state, result.score)
-    return (score > 0) - (score < 0) if weak else score
+    if weak:  # the sign needs no solve convention (a game without max_plies has none)
+        value = result.score.value
+        return (value > 0) - (value < 0)
+    return solve_score(state, result.score)
 
 
 # --- how long a search runs ------------------------------------------------------------------

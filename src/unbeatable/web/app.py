@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..games import get_game, registered
+from ..games import get_game, loaded_games, registered
 from ..messages import cut
 from ..search import policy
 from .boards import describe_game, describe_position, describe_unavailable
@@ -167,6 +167,8 @@ class Api:
                 found.append(describe_unavailable(name, summary, " ".join(str(missing).split())))
                 continue
             found.append(describe_game(name, summary, game))
+        for name, game in loaded_games().items():  # the server's --game and entry points
+            found.append(describe_game(name, getattr(game, "summary", name), game))
         return JSONResponse({"games": found, "cap": self.cap})
 
     async def position(self, request: Request) -> Response:

@@ -90,6 +90,8 @@ function movesParam(moves) {
 // --- the game picker ------------------------------------------------------------------------
 
 function specParts(spec) {
+  // a game of your own is named module:attribute as a whole (no parameters)
+  if (page.games.some((g) => g.name === spec)) return { name: spec, values: {} };
   const [name, rest = ""] = spec.split(":");
   const values = {};
   const game = page.games.find((g) => g.name === name) || page.games.find((g) => g.spec === name);
