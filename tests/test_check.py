@@ -106,7 +106,7 @@ class Three(Count):
         (Unhashable(), "key", "unhashable"),
         (Bragging(), "winning_move", "does not win"),
         (Shuffled(), "ordered_moves", "not a reordering"),
-        (Three(), "to_move", "must be 0 or 1, not 3"),
+        (Three(), "to_move", "must be a player from 0 to 1, not 3"),
     ],
     ids=lambda v: v if isinstance(v, str) else type(v).__name__,
 )

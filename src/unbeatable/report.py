@@ -19,6 +19,7 @@ from typing import Any
 from .game import Game, Move, State, player_name
 from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
 from .search.deepening import Searching
+from .search.score import heuristic_text
 
 __all__ = [
     "SCHEMA",
@@ -201,7 +202,8 @@ def describe(
             return f"between {describe(lower, state)} and {describe(upper, state)}"
         score = lower
     if score.kind == "heuristic":
-        return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
+        value = heuristic_text(score.value)
+        return f"{value} (heuristic{'' if depth is None else f', depth {depth}'})"
     text = str(score)
     if state is not None and score.exact and state.max_plies is not None and not score.numeric:
         text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"

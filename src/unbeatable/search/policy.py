@@ -11,17 +11,25 @@
 * **A player stopped early** (Ctrl-C before anything was known): the move it plays
   (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
   (:func:`may_take_long`).
+* **Algorithms that are not iterations of the alpha-beta engine** (:data:`RUNNERS`: games of
+  chance, of more than two players): which algorithm may search which game
+  (:func:`check_algorithm`), and the one door both searchers run them through (:func:`run`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
 from ..game import Move, SolveAnswer, SolveRequest, State
-from .options import Limits, SearchOptions
+from .chance import CHANCE_ALGORITHMS
+from .chance import RUNNERS as CHANCE_RUNNERS
+from .events import Observer
+from .maxn import RUNNERS as MAXN_RUNNERS
+from .options import TWO_PLAYER_ALGORITHMS, Limits, SearchOptions
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import WIN, Score, solve_score, value_from_solve_score
 
@@ -29,10 +37,14 @@ __all__ = [
     "PROBE_NODES",
     "PURPOSES",
     "QUICK_MOVE_SECONDS",
+    "RUNNERS",
+    "Runner",
     "by_solver",
+    "check_algorithm",
     "limits_for",
     "may_take_long",
     "move_when_stopped",
+    "run",
     "solve",
     "solver_line",
     "solver_may_answer",
@@ -172,8 +184,17 @@ def solver_result(
         top = max(tops) if len(values) == len(legal) else WIN - 1
         score_bounds = (Score(best_value), Score(top))
     result = build_result(
-        state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
-        options.rng, options.tie_order(state),
+        state,
+        counters,
+        "solver",
+        start,
+        best,
+        (best[0],),
+        Score(best_value, exact),
+        scores,
+        0,
+        options.rng,
+        options.tie_order(state),
     )
     result = replace(result, move_bounds=bounds or None, score_bounds=score_bounds)
     # complete: every legal move placed, each open one (a best-only answer's) proven worse
@@ -184,9 +205,7 @@ def solver_result(
     return result if complete else replace(result, complete=False)
 
 
-def solver_line(
-    state: State, move: Move, spent: float, request: SolveRequest
-) -> tuple[Move, ...]:
+def solver_line(state: State, move: Move, spent: float, request: SolveRequest) -> tuple[Move, ...]:
     """The principal variation from a game's own solver, starting with the best ``move``.
 
     The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
@@ -359,3 +378,57 @@ def may_take_long(
         return state.solver_value(quick) is None
     return not search(state, Limits(nodes=PROBE_NODES)).exact
 
+
+# --- algorithms that are not iterations of the alpha-beta engine -----------------------------
+
+#: A search that is not an iteration of the alpha-beta engine:
+#: ``runner(state, limits, options, analyze, stop)`` yields a
+#: :class:`~.result.SearchResult` after every completed iteration (the last one is the
+#: answer), under the limits the searcher's checks and this module's policy gave. A runner
+#: whose ``observes`` attribute is True also takes ``observer=`` (see :mod:`.events`).
+Runner = Callable[..., Iterator[SearchResult]]
+
+#: The runners by algorithm: both searchers (and so the command line and the web page) run an
+#: algorithm named here through :func:`run` instead of the alpha-beta engine.
+RUNNERS: dict[str, Runner] = {**CHANCE_RUNNERS, **MAXN_RUNNERS}
+
+
+def check_algorithm(state: State, algorithm: str) -> None:
+    """Refuse, before it starts, an algorithm that cannot search ``state``'s game: the
+    alpha-beta engine's on a game of chance (it would take chance for a player) or of more
+    than two players; expectiminimax and *-minimax on more than two players."""
+    if algorithm in TWO_PLAYER_ALGORITHMS:
+        if state.has_chance:
+            raise ValueError(
+                f"{algorithm} cannot search a game of chance (it would take the dice for a "
+                "player): use expectiminimax, star1 or star2"
+            )
+        if state.players > 2:
+            raise ValueError(
+                f"{algorithm} searches games of two players; this one has {state.players}: "
+                "use maxn or paranoid"
+            )
+    if algorithm in CHANCE_ALGORITHMS and state.players > 2:
+        raise ValueError(
+            f"{algorithm} searches games of two players; this one has {state.players}: use "
+            "maxn or paranoid (both take the expectation at chance nodes)"
+        )
+
+
+def run(
+    algorithm: str,
+    state: State,
+    limits: Limits,
+    options: SearchOptions,
+    analyze: bool,
+    stop: threading.Event | None,
+    observer: Observer | None = None,
+) -> Iterator[SearchResult]:
+    """The results of ``algorithm``'s runner (:data:`RUNNERS`) on ``state``: the one door
+    for both searchers. An observed search needs a runner that emits events."""
+    runner = RUNNERS[algorithm]
+    if observer is None:
+        return runner(state, limits, options, analyze, stop)
+    if not getattr(runner, "observes", False):
+        raise ValueError(f"{algorithm} emits no search events: search without an observer")
+    return runner(state, limits, options, analyze, stop, observer=observer)
