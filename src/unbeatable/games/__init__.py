@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..messages import cut
+from .bearoff import Bearoff, BearoffState, bearoff
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
 from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded, is_import_spec
@@ -31,6 +32,8 @@ from .subtraction import Subtraction, SubtractionState
 __all__ = [
     "ENTRY_POINT_GROUP",
     "MNK",
+    "Bearoff",
+    "BearoffState",
     "Connect4",
     "Connect4State",
     "GameLoadError",
@@ -183,3 +186,9 @@ register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
 register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
+register(
+    "bearoff",
+    bearoff,
+    ("checkers", "points"),
+    "a backgammon bear-off race: two dice, each side's last checkers home",
+)

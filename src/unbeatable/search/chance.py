@@ -523,6 +523,9 @@ class ChanceRunner:
     Star2 probe enters and leaves with the reason ``probe``)."""
 
     observes = True
+    #: Its table entries are exact values and bounds of positions, whatever the search: a
+    #: searcher's table serves all its searches of one game.
+    shares_table = True
 
     def __init__(self, algorithm: str) -> None:
         self.algorithm = algorithm
@@ -535,6 +538,7 @@ class ChanceRunner:
         analyze: bool,
         stop: threading.Event | None,
         observer: Observer | None = None,
+        table: TranspositionTable | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         if state.players != 2:
@@ -545,7 +549,7 @@ class ChanceRunner:
         engine = ChanceEngine(
             self.algorithm,
             value_bounds(state),
-            table=TranspositionTable(options.entries) if options.table else None,
+            table=_table(options, table),
             symmetry=options.symmetry,
             hints=options.hints and self.algorithm != "expectiminimax",
             evaluate=options.evaluate,
@@ -580,6 +584,13 @@ class ChanceRunner:
             start,
             analyze,
         )
+
+
+def _table(options: SearchOptions, given: TranspositionTable | None) -> TranspositionTable | None:
+    """The table a search uses: the searcher's (``given``), else one of its own."""
+    if not options.table:
+        return None
+    return given if given is not None else TranspositionTable(options.entries)
 
 
 class _Finished:

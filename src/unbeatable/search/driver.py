@@ -82,7 +82,9 @@ class Searcher(Searching):
         start = time.perf_counter()
         self.switch_game(state)
         if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
-            yield from policy.run(algorithm, state, limits, self.options, analyze, stop, observer)
+            yield from policy.run(
+                algorithm, state, limits, self.options, analyze, stop, observer, self.table
+            )
             return
         engine = Engine(
             table=self.table,

@@ -344,6 +344,9 @@ class MaxnRunner:
 
     def __init__(self, algorithm: str) -> None:
         self.algorithm = algorithm
+        #: max^n's entries are positions' vectors, whoever searches; the paranoid search's
+        #: depend on its root player, so each search has a table of its own
+        self.shares_table = algorithm == "maxn"
 
     def __call__(
         self,
@@ -353,15 +356,18 @@ class MaxnRunner:
         analyze: bool,
         stop: threading.Event | None,
         observer: Observer | None = None,
+        table: TranspositionTable | None = None,
     ) -> Iterator[SearchResult]:
         if observer is not None:
             raise ValueError(f"{self.algorithm} emits no search events")
+        if table is None and options.table:
+            table = TranspositionTable(options.entries)
         start = time.perf_counter()
         engine = MaxnEngine(
             self.algorithm,
             state.players,
             state.to_move,
-            table=TranspositionTable(options.entries) if options.table else None,
+            table=table if options.table else None,
             symmetry=options.symmetry,
             hints=options.hints and self.algorithm == "paranoid",
             evaluate=options.evaluate,

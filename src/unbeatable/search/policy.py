@@ -385,7 +385,9 @@ def may_take_long(
 #: ``runner(state, limits, options, analyze, stop)`` yields a
 #: :class:`~.result.SearchResult` after every completed iteration (the last one is the
 #: answer), under the limits the searcher's checks and this module's policy gave. A runner
-#: whose ``observes`` attribute is True also takes ``observer=`` (see :mod:`.events`).
+#: whose ``observes`` attribute is True also takes ``observer=`` (see :mod:`.events`); one
+#: whose ``shares_table`` is True takes ``table=``, the searcher's table, kept between its
+#: searches of the same game as the alpha-beta engine keeps it.
 Runner = Callable[..., Iterator[SearchResult]]
 
 #: The runners by algorithm: both searchers (and so the command line and the web page) run an
@@ -423,12 +425,17 @@ def run(
     analyze: bool,
     stop: threading.Event | None,
     observer: Observer | None = None,
+    table: Any = None,
 ) -> Iterator[SearchResult]:
     """The results of ``algorithm``'s runner (:data:`RUNNERS`) on ``state``: the one door
-    for both searchers. An observed search needs a runner that emits events."""
+    for both searchers. An observed search needs a runner that emits events; ``table`` (a
+    searcher's :class:`~.table.TranspositionTable`) goes to a runner that shares one."""
     runner = RUNNERS[algorithm]
-    if observer is None:
-        return runner(state, limits, options, analyze, stop)
-    if not getattr(runner, "observes", False):
-        raise ValueError(f"{algorithm} emits no search events: search without an observer")
-    return runner(state, limits, options, analyze, stop, observer=observer)
+    extra: dict[str, Any] = {}
+    if observer is not None:
+        if not getattr(runner, "observes", False):
+            raise ValueError(f"{algorithm} emits no search events: search without an observer")
+        extra["observer"] = observer
+    if table is not None and getattr(runner, "shares_table", False):
+        extra["table"] = table
+    return runner(state, limits, options, analyze, stop, **extra)

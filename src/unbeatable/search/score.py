@@ -225,6 +225,11 @@ def solve_score(state: State, score: Score) -> int:
     """
     if not score.exact and not (score.is_win or score.is_loss):
         raise ValueError(f"a solve score needs an exact value, not {score}")
+    if score.numeric:
+        raise ValueError(
+            f"a solve score is a win, a draw or a loss in so many moves; this game's values "
+            f"are numbers ({score.means}: {score})"
+        )
     cells = state.max_plies
     if cells is None:
         raise ValueError(f"{type(state).__name__} has no max_plies: no solve score")
