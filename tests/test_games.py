@@ -11,7 +11,6 @@ import zlib
 import pytest
 
 from unbeatable import (
-    FIRST,
     GameError,
     IllegalMoveError,
     InvalidMoveError,
@@ -65,9 +64,13 @@ def test_protocol_holds_along_random_playouts(spec: str) -> None:
             child = before.play(moves[0])
             assert pickle.dumps(before) == snapshot and hash(before) == hash_before
             assert child != before
-            # players alternate and the ply counts up
-            assert after.to_move == 1 - before.to_move
-            assert after.ply == before.ply + 1
+            # players take turns and the ply counts up (a game of chance: a roll, then the
+            # same player's move)
+            if not before.has_chance:
+                assert after.to_move == (before.to_move + 1) % before.players
+                assert after.ply == before.ply + 1
+            else:
+                assert after.to_move == before.to_move or not before.is_chance
             # notation of every legal move reads back as that move (up to 30 on big boards)
             for move in moves[:: max(1, len(moves) // 30)]:
                 assert before.parse_move(before.move_text(move)) == move
@@ -80,7 +83,7 @@ def test_protocol_holds_along_random_playouts(spec: str) -> None:
             clone = pickle.loads(pickle.dumps(state))
             assert clone == state and hash(clone) == hash(state)
             assert clone.key() == state.key()
-            assert state.to_move in (FIRST, 1 - FIRST)
+            assert 0 <= state.to_move < state.players
             text = game.format_position(state)
             again = game.parse_position(text)
             assert again == state and hash(again) == hash(state), text

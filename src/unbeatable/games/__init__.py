@@ -27,6 +27,7 @@ from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded,
 from .loader import load as _load
 from .loader import loaded as _loaded
 from .mnk import MNK, MNKState, mnk
+from .shutthebox import ShutTheBox, ShutTheBoxState, shut_the_box
 from .subtraction import Subtraction, SubtractionState
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "Connect4State",
     "GameLoadError",
     "MNKState",
+    "ShutTheBox",
+    "ShutTheBoxState",
     "Subtraction",
     "SubtractionState",
     "UnknownGameError",
@@ -182,10 +185,21 @@ def loaded_games() -> dict[str, Game]:
 
 
 register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")
-register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
+register(
+    "mnk",
+    mnk,
+    ("m", "n", "k", "players"),
+    "m rows, n columns, k in a row wins; players=3 or more take turns, each its own mark",
+)
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
 register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
+register(
+    "shutthebox",
+    shut_the_box,
+    ("tiles", "players"),
+    "Shut the Box, the pub dice game: shut tiles that add up to the roll; lowest score wins",
+)
 register(
     "bearoff",
     bearoff,
