@@ -337,6 +337,14 @@ class BearoffState(State):
             return [roll for roll, _ in ROLLS]
         return sorted(self._plays().values(), reverse=True)
 
+    def ordered_moves(self) -> list[Any]:
+        """The plays that leave the fewest checkers, then the fewest pips, first (a guess at
+        the best, for the search's pruning); the rolls as they come."""
+        if self.dice is None or self.outcome() is not None:
+            return self.legal_moves()
+        found = self._plays()
+        return [found[side] for side in sorted(found, key=lambda side: (sum(side), _pips(side)))]
+
     def _plays(self) -> Mapping[Side, tuple[Step, ...]]:
         assert self.dice is not None
         return plays(self.first if self.turn == FIRST else self.second, self.dice)

@@ -52,9 +52,13 @@ _SYMBOLS = ("x", "o")
 MARKS = ("x", "o", "v", "w", "y", "z")
 
 
-@functools.lru_cache(maxsize=64)
 def mnk(m: int = 3, n: int = 3, k: int = 3, players: int = 2) -> MNK:
-    """The m,n,k game (one shared instance per parameters)."""
+    """The m,n,k game (one shared instance per parameters, however they are given)."""
+    return _mnk(m, n, k, players)
+
+
+@functools.lru_cache(maxsize=64)
+def _mnk(m: int, n: int, k: int, players: int) -> MNK:
     return MNK(m, n, k, players)
 
 
@@ -253,7 +257,8 @@ class MNK(Game):
         return text.replace(",", " ").split()
 
     def parse_position(self, text: str) -> MNKState:
-        """A move sequence (``5193``) or a board picture (``x.o/.x./..o``; two players)."""
+        """A move sequence (``5193``) or a board picture (``x.o/.x./..o``; two players).
+        (With more players the position is an :class:`MNKPartyState`.)"""
         require_text(text)
         stripped = text.strip()
         if self.players > 2 and ("/" in stripped or any(ch in "xXoO." for ch in stripped)):
@@ -266,8 +271,8 @@ class MNK(Game):
         if "/" in stripped or any(ch in "xXoO." for ch in stripped):
             return self.parse_picture(stripped)
         state = super().parse_position(stripped)
-        assert isinstance(state, MNKState)
-        return state
+        assert isinstance(state, (MNKState, MNKPartyState))
+        return state  # type: ignore[return-value]
 
     def parse_picture(self, text: str) -> MNKState:
         rows = text.strip().split("/")

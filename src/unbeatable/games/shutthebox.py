@@ -134,11 +134,16 @@ class ShutTheBox(Game):
             )
         scores = () if found.group(1) == "-" else tuple(int(s) for s in found.group(1).split(","))
         open_tiles = self._tiles(found.group(2), text)
-        if len(scores) >= self.players:
+        finished = len(scores) == self.players and not open_tiles and not found.group(3)
+        if len(scores) >= self.players and not finished:
             raise InvalidPositionError(
                 f"{text!r}: {len(scores)} scores, but only {self.players} players play",
                 text=text,
                 position=text,
+            )
+        if not open_tiles and not finished:
+            raise InvalidPositionError(
+                f"{text!r}: no tile is open, but the turn goes on", text=text, position=text
             )
         if any(s > _sum(self.full) for s in scores):
             raise InvalidPositionError(
@@ -233,7 +238,7 @@ class ShutTheBoxState(State):
         self.scores = scores
         self.open = open_tiles
         self.roll = roll
-        self.choose = choose and roll is None
+        self.choose = choose and roll is None and open_tiles != 0
 
     # --- protocol ------------------------------------------------------------------------
 

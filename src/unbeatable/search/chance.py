@@ -39,7 +39,7 @@ from ..game import Move, Outcome, Payoff, State
 from . import events as ev
 from .engine import Engine
 from .events import Observer, SearchEvent
-from .numeric import Iteration, deepen, ranked
+from .numeric import Iteration, Subtree, deepen, ranked
 from .options import Limits, SearchOptions
 from .result import SearchResult
 from .score import EXPECTED_PAYOFF, EXPECTED_SCORE
@@ -530,6 +530,11 @@ class ChanceRunner:
     def __init__(self, algorithm: str) -> None:
         self.algorithm = algorithm
 
+    def subtree(self, state: State, depth: int, options: SearchOptions, **budget: Any) -> Subtree:
+        """A worker's task: see :func:`subtree` (``me`` is the paranoid search's; unused)."""
+        budget.pop("me", None)
+        return subtree(self.algorithm, state, depth, options, **budget)
+
     def __call__(
         self,
         state: State,
@@ -591,6 +596,33 @@ def _table(options: SearchOptions, given: TranspositionTable | None) -> Transpos
     if not options.table:
         return None
     return given if given is not None else TranspositionTable(options.entries)
+
+
+def subtree(
+    algorithm: str,
+    state: State,
+    depth: int,
+    options: SearchOptions,
+    *,
+    deadline: float | None,
+    max_nodes: int | None,
+    table: TranspositionTable | None,
+) -> Subtree:
+    """``state`` searched whole by ``algorithm`` to ``depth`` (a worker's task of a root
+    split over workers): raises :class:`~.engine.SearchStopped` when the budget runs out."""
+    engine = ChanceEngine(
+        algorithm,
+        value_bounds(state),
+        table=_table(options, table),
+        symmetry=options.symmetry,
+        hints=options.hints and algorithm != "expectiminimax",
+        evaluate=options.evaluate,
+        order=options.order,
+        deadline=deadline,
+        max_nodes=max_nodes,
+    )
+    value = engine.search(state, depth, -_INF, _INF, 0)
+    return Subtree.of(value, _pair(state, value), engine.line(0), engine)
 
 
 class _Finished:

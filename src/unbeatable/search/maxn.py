@@ -30,7 +30,7 @@ from typing import Any
 from ..game import Move, Outcome, Payoff, State
 from .engine import Engine
 from .events import Observer
-from .numeric import TIE, Iteration, deepen, ranked
+from .numeric import TIE, Iteration, Subtree, deepen, ranked
 from .options import Limits, SearchOptions
 from .result import SearchResult
 from .score import EXPECTED_PAYOFF, EXPECTED_SCORE, GUARANTEED_PAYOFF, PAYOFF
@@ -347,6 +347,43 @@ class MaxnRunner:
         #: max^n's entries are positions' vectors, whoever searches; the paranoid search's
         #: depend on its root player, so each search has a table of its own
         self.shares_table = algorithm == "maxn"
+
+    def subtree(
+        self,
+        state: State,
+        depth: int,
+        options: SearchOptions,
+        *,
+        deadline: float | None,
+        max_nodes: int | None,
+        table: TranspositionTable | None,
+        me: int,
+    ) -> Subtree:
+        """``state`` searched whole to ``depth`` (a worker's task of a root split over
+        workers); ``me``: the paranoid search's root player (the split root's side to move).
+        Raises :class:`~.engine.SearchStopped` when the budget runs out."""
+        if table is None and options.table:
+            table = TranspositionTable(options.entries)
+        engine = MaxnEngine(
+            self.algorithm,
+            state.players,
+            me,
+            table=table
+            if options.table and self.shares_table
+            else (TranspositionTable(options.entries) if options.table else None),
+            symmetry=options.symmetry,
+            hints=options.hints and self.algorithm == "paranoid",
+            evaluate=options.evaluate,
+            order=options.order,
+            deadline=deadline,
+            max_nodes=max_nodes,
+        )
+        if self.algorithm == "paranoid":
+            value, vector = engine.paranoid(state, depth, -_INF, _INF, 0)
+        else:
+            vector = engine.maxn(state, depth, 0)
+            value = vector[state.to_move]
+        return Subtree.of(value, vector, engine.line(0), engine)
 
     def __call__(
         self,

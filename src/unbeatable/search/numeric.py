@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..game import Move, State
 from .engine import SearchStopped
@@ -30,7 +30,7 @@ from .options import Limits, SearchOptions
 from .result import UNLIMITED, Counters, SearchInterrupted, SearchResult, interrupted
 from .score import Score
 
-__all__ = ["TIE", "Iteration", "Root", "deepen", "ranked", "tied"]
+__all__ = ["TIE", "Iteration", "Root", "Subtree", "deepen", "ranked", "tied"]
 
 #: Two values closer than this are equal (see the module's docstring).
 TIE = 1e-9
@@ -244,6 +244,36 @@ def finite(value: float) -> bool:
     return not math.isinf(value)
 
 
-#: How a root move or outcome is searched by a root that splits over workers:
-#: (child, depth) -> (value from the child's side to move, the value to every player, line).
-ChildSearch = Callable[[State, int], tuple[float, tuple[float, ...] | None, tuple[Any, ...]]]
+@dataclass(frozen=True)
+class Subtree:
+    """One position searched whole to a depth, for a root split over workers: its value
+    (from its side to move's view; the paranoid search's root player's), its value to every
+    player, its line, and what the search counted."""
+
+    value: float
+    vector: tuple[float, ...] | None
+    line: tuple[Move, ...]
+    nodes: int
+    hits: int
+    cutoffs: int
+    horizon: int
+    seldepth: int
+
+    @classmethod
+    def of(
+        cls,
+        value: float,
+        vector: tuple[float, ...] | None,
+        line: Sequence[Move],
+        counters: Counters,
+    ) -> Subtree:
+        return cls(
+            value,
+            vector,
+            tuple(line),
+            counters.nodes,
+            counters.hits,
+            counters.cutoffs,
+            counters.horizon,
+            counters.seldepth,
+        )

@@ -27,8 +27,10 @@ from typing import Any
 from ..game import Move, SolveAnswer, SolveRequest, State
 from .chance import CHANCE_ALGORITHMS
 from .chance import RUNNERS as CHANCE_RUNNERS
+from .chance import meaning_of as chance_meaning
 from .events import Observer
 from .maxn import RUNNERS as MAXN_RUNNERS
+from .maxn import meaning_of as maxn_meaning
 from .options import TWO_PLAYER_ALGORITHMS, Limits, SearchOptions
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import WIN, Score, solve_score, value_from_solve_score
@@ -43,6 +45,7 @@ __all__ = [
     "check_algorithm",
     "limits_for",
     "may_take_long",
+    "meaning",
     "move_when_stopped",
     "run",
     "solve",
@@ -184,17 +187,8 @@ def solver_result(
         top = max(tops) if len(values) == len(legal) else WIN - 1
         score_bounds = (Score(best_value), Score(top))
     result = build_result(
-        state,
-        counters,
-        "solver",
-        start,
-        best,
-        (best[0],),
-        Score(best_value, exact),
-        scores,
-        0,
-        options.rng,
-        options.tie_order(state),
+        state, counters, "solver", start, best, (best[0],), Score(best_value, exact), scores, 0,
+        options.rng, options.tie_order(state),
     )
     result = replace(result, move_bounds=bounds or None, score_bounds=score_bounds)
     # complete: every legal move placed, each open one (a best-only answer's) proven worse
@@ -205,7 +199,9 @@ def solver_result(
     return result if complete else replace(result, complete=False)
 
 
-def solver_line(state: State, move: Move, spent: float, request: SolveRequest) -> tuple[Move, ...]:
+def solver_line(
+    state: State, move: Move, spent: float, request: SolveRequest
+) -> tuple[Move, ...]:
     """The principal variation from a game's own solver, starting with the best ``move``.
 
     The solver's own line (:meth:`State.solver_line`, asked with ``request``: a quick one
@@ -439,3 +435,11 @@ def run(
     if table is not None and getattr(runner, "shares_table", False):
         extra["table"] = table
     return runner(state, limits, options, analyze, stop, **extra)
+
+
+def meaning(state: State, algorithm: str) -> str:
+    """What the values of a search of ``state`` by ``algorithm`` (one of :data:`RUNNERS`)
+    mean (see :data:`.score.MEANINGS`)."""
+    if algorithm in CHANCE_ALGORITHMS:
+        return chance_meaning(state)
+    return maxn_meaning(state, algorithm)
