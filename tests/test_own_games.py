@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.clirun import error_line, run
+from tests.helpers import error_line, run
 from unbeatable import check_game
 from unbeatable.games import GameLoadError, UnknownGameError, get_game, load_game, loaded_games
 from unbeatable.search import search

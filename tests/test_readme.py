@@ -10,6 +10,7 @@ import types
 from pathlib import Path
 from typing import cast
 
+from unbeatable import check_game
 from unbeatable.search import search
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,9 @@ def test_the_custom_game_example_solves_nim(tmp_path: Path) -> None:
     try:
         exec(compile(source, "README.md", "exec"), namespace)  # not __main__: no search
         result = search(namespace["Nim"](), analyze=True)
+        # the check the README asks users to run holds for its own example (which pickles
+        # states, so while the example's module is there)
+        assert check_game(namespace["Nim"](), games=10).positions > 10
     finally:
         del sys.modules[module.__name__]
     assert result.move_scores is not None
@@ -90,7 +94,7 @@ def test_the_readme_shell_examples_need_nothing_outside_the_repository() -> None
 
 
 def test_the_readme_solve_example_checks_its_scores() -> None:
-    from tests.clirun import run
+    from tests.helpers import run
 
     found = re.search(r"unbeatable solve connect4 <<'END'[^\n]*\n(.*?)\nEND\n", README, re.S)
     assert found is not None
