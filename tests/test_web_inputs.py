@@ -28,7 +28,7 @@ LONG = "1" * 30  # a number no parameter takes
 WHOLE = ["x", "1.5", LONG, "-1", "0", "１", "1_0", "+3", "nan", "1e3", "3 4", "0x10"]
 SECONDS = ["x", "nan", "inf", "-inf", "-1", "0", "1e400", LONG, "1,5", "１", "1_0", "٣"]
 BAD: dict[str, list[str]] = {
-    "game": ["nosuch", "mnk:" + LONG, f"subtraction:{LONG},3", "x" * 200, "\x00", "mnk:3,3,3,3"],
+    "game": ["nosuch", "mnk:" + LONG, f"subtraction:{LONG},3", "x" * 200, "\x00", "mnk:3,3,3,3,3"],
     "moves": ["0", "10", "x", "1,1", "\x00", "5" * 3000, "x./...", "12345678"],
     "fen": ["8/8/8/8/8/8/8/8 w - - 0 1"],  # tic-tac-toe takes none
     "depth": WHOLE,

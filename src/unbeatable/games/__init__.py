@@ -146,10 +146,13 @@ def get_game(spec: str, **params: int) -> Game:
 
 
 def _unknown(spec: str) -> str:
-    """Why ``spec`` names no game, and what does."""
+    """Why ``spec`` names no game, and what does (the same words from :func:`get_game` and
+    :func:`load_game`: the web page and the command line say the same)."""
     known = sorted(_REGISTRY) + sorted(_loaded())
     text = f"unknown game {cut(spec)!r}: choose one of {', '.join(known)}"
-    if is_import_spec(spec.strip()) or spec.strip() in entry_points():
+    if not is_import_spec(spec.strip()) and spec.strip() not in entry_points():
+        text += " (or a game of your own, as module:attribute: mygame:Nim)"
+    else:
         text += (
             " (a game of your own is loaded first: load_game() in Python; the command line "
             "loads it, and the web page serves it when started with unbeatable serve --game "
@@ -172,10 +175,7 @@ def load_game(spec: str) -> Game:
     if name in _REGISTRY or find_loaded(spec) is not None:
         return get_game(spec)
     if not is_import_spec(spec.strip()) and spec.strip() not in entry_points():
-        raise UnknownGameError(
-            _unknown(spec) + ", a name an installed package registers, or module:attribute "
-            "for a game of your own (e.g. mygame:Nim)"
-        )
+        raise UnknownGameError(_unknown(spec))
     return _load(spec)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -28,6 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, loaded_games, registered
 from ..messages import cut
+from ..players import parse_player
 from ..search import policy
 from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
@@ -41,6 +43,7 @@ from .inputs import (
     opponent_of,
     optional_int,
     position_of,
+    searchable,
     timeout_of,
     unfinished,
 )
@@ -185,6 +188,7 @@ class Api:
             where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
         )
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
         if cached is not None:
@@ -213,6 +217,10 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         opponent = opponent_of(query, self.cap)
+        if not where.state.is_chance:  # a roll needs no player
+            player = parse_player(opponent, random.Random(0))
+            chosen = getattr(getattr(player, "searcher", None), "algorithm", None)
+            searchable(where, chosen, "opponent", opponent)
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
         job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
@@ -223,6 +231,15 @@ class Api:
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
         algorithm = algorithm_of(query, ("minimax", "alphabeta")) or "alphabeta"
+        state = where.state
+        if state.has_chance or state.players > 2:
+            kind = "chance" if state.has_chance else f"{state.players} players"
+            raise BadInput(
+                f"{where.game.spec} is a game of {kind}: the tree view draws the alpha-beta "
+                "family's trees of two players without chance (analyze it instead)",
+                "game",
+                where.game.spec,
+            )
         hints = flag_of(query, "hints")
         max_nodes = optional_int(query, "max_nodes", 1, MAX_TREE_NODES) or 500
         timeout = timeout_of(query, self.cap)
@@ -244,6 +261,7 @@ class Api:
         depth = optional_int(query, "depth", 1, 40)
         workers = optional_int(query, "workers", 1, MAX_WORKERS) or 2
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         timeout = timeout_of(query, self.cap)
         job = Job(
             "parallel",

@@ -102,16 +102,27 @@ function specParts(spec) {
   return { name: game ? game.name : name, values };
 }
 
+// The sides a game's "You play" offers: each player, every side (people only), none (watch).
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+
+function drawSides(game, players) {
+  const chess = game.board === "chess";
+  const count = Math.min(ORDINALS.length, Math.max(2, Number(players) || game.players || 2));
+  const choices = ORDINALS.slice(0, count).map((name, index) => [name, chess ? colourName(name) : name]);
+  choices.push(["both", count === 2 ? "both sides" : "every side"], ["none", "no side (watch)"]);
+  if (page.human.includes(",")) choices.push([page.human, page.human.replaceAll(",", " and ")]);
+  const select = $("human");
+  clear(select);
+  for (const [value, text] of choices) html("option", { value }, select, text);
+}
+
 function drawParams(values = {}) {
   const holder = $("params");
   clear(holder);
   const game = page.games.find((g) => g.name === $("game").value);
   if (!game) return;
   const chess = game.board === "chess";
-  const names = chess ? ["White", "Black", "both sides"] : ["first", "second", "both sides"];
-  [...$("human").options].forEach((option, index) => {
-    option.textContent = names[index];
-  });
+  drawSides(game, values.players);
   $("flip").hidden = !chess;
   // a game too large to solve: its "perfect" opponent thinks for the game's own time a move
   $("opponent-kind").options[0].textContent =
@@ -119,7 +130,9 @@ function drawParams(values = {}) {
   if (!game.available) html("span", { class: "unavailable" }, holder, game.error);
   for (const param of game.params) {
     const label = html("label", {}, holder, `${param.name} `);
-    html("input", { type: "number", min: "1", name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
+    const input = html("input", { type: "number", min: "1", name: param.name, value: values[param.name] ?? String(param.default ?? 2), class: "param", "data-param": param.name }, label);
+    // a game's number of players sets the sides to choose from
+    if (param.name === "players") input.addEventListener("input", () => drawSides(game, input.value));
   }
 }
 
@@ -153,8 +166,23 @@ function chosenOpponent() {
 
 // --- play -----------------------------------------------------------------------------------
 
+// The sides people play: page.human is one side, several ("first,third"), "both" (every
+// side) or "none" (the AIs play each other).
+function humans(position) {
+  if (page.human === "both") return ORDINALS.slice(0, position.players || 2);
+  if (page.human === "none") return [];
+  return page.human.split(",");
+}
+
 function aiToMove(position) {
-  return page.human !== "both" && position.to_move !== page.human;
+  return !humans(position).includes(position.to_move);
+}
+
+// A roll as dice: "6-4" as two faces, anything else (a total) as it is.
+function diceText(label) {
+  const faces = "⚀⚁⚂⚃⚄⚅";
+  const found = /^([1-6])-([1-6])$/.exec(label || "");
+  return found ? `${faces[found[1] - 1]} ${faces[found[2] - 1]}` : label;
 }
 
 function scoresMap(report) {
@@ -215,19 +243,36 @@ async function load(push = false) {
   writeUrl(push);
   clearAnalysis();
   drawCurrent();
+  $("roll").hidden = true;
+  if (position.rolled) {
+    const dice = html("span", { class: "dice", title: position.rolled }, null, diceText(position.rolled));
+    page.aiNote = `${page.aiNote || ""} The dice: `.trimStart();
+    page.rolled = dice;
+  }
   if (position.over) {
     $("analysis-note").textContent = "the game is over";
-    $("ai-note").textContent = page.aiNote || "";
-    page.aiNote = "";
-    setStatus(gameOverText(position), position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss");
+    showNote();
+    const people = humans(position);
+    setStatus(gameOverText(position), position.winner === null ? "draw" : people.length === (position.players || 2) || people.includes(position.winner) ? "win" : "loss");
     return;
   }
-  if (aiToMove(position)) {
+  if (position.chance && !aiToMove(position)) {
+    // a person's roll: the Roll button rolls the dice (the server draws it); the outcomes
+    // below are the moves too, to play the dice on your own table
+    setStatus(`${playerName(position.to_move, position)} to roll`, "turn");
+    $("roll").hidden = false;
+    showNote();
+    await analyse(token);
+    return;
+  }
+  if (aiToMove(position) || position.chance) {
     setStatus("The AI is thinking…", "busy");
     try {
       const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
       if (token !== page.token) return;
-      if (isChess(position)) {
+      if (reply.roll) {
+        page.aiNote = "";
+      } else if (isChess(position)) {
         const report = reply.report;
         const thought = report ? ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)` : "";
         page.aiNote = `The AI played ${reply.label}${thought}${reply.note ? `: ${reply.note}` : ""}.`;
@@ -244,10 +289,31 @@ async function load(push = false) {
     return;
   }
   const check = isChess(position) && position.board.check ? " (check)" : "";
-  setStatus(page.human === "both" ? `${playerName(position.to_move, position)} to move${check}` : `Your move${check}`, "turn");
-  $("ai-note").textContent = page.aiNote || "";
-  page.aiNote = "";
+  setStatus(humans(position).length > 1 ? `${playerName(position.to_move, position)} to move${check}` : `Your move${check}`, "turn");
+  showNote();
   await analyse(token);
+}
+
+// The note under the status: the AI's last move, and the dice just rolled.
+function showNote() {
+  const note = $("ai-note");
+  clear(note);
+  note.append(page.aiNote || "");
+  if (page.rolled) note.append(page.rolled);
+  page.aiNote = "";
+  page.rolled = null;
+}
+
+async function rollDice() {
+  const position = page.position;
+  if (!position || !position.chance || page.preview) return;
+  $("roll").hidden = true;
+  try {
+    const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
+    await play(reply.move);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function analyse(token) {
@@ -283,15 +349,16 @@ async function analyseWithin(token, seconds) {
 
 function undo() {
   if (!page.position || page.preview) return;
-  let moves = [...page.position.moves];
+  const moves = [...page.position.moves];
   if (!moves.length) return;
-  moves.pop();
-  const now = page.position.moves.length;
-  const other = page.position.to_move === "first" ? "second" : "first";
-  const toMove = (count) => ((now - count) % 2 === 0 ? page.position.to_move : other);
-  // take back the AI's reply too, so that it is your turn again (alternating games)
-  while (moves.length && page.human !== "both" && toMove(moves.length) !== page.human) moves.pop();
-  page.moves = moves;
+  // back to before the last move a person made (rolls and the AI's moves go with it); who
+  // made each move is the server's to say (movers: a player's index, or null for a roll)
+  const movers = page.position.movers || [];
+  const people = humans(page.position);
+  const made = (index) => (movers[index] === null || movers[index] === undefined ? null : ORDINALS[movers[index]]);
+  let index = moves.length - 1;
+  while (index > 0 && !people.includes(made(index))) index--;
+  page.moves = moves.slice(0, Math.max(0, index));
   load(true);
 }
 
@@ -329,7 +396,7 @@ function showAnalysis(report) {
     const within = report.complete ? "" : ` within ${report.seconds.toFixed(1)} s`;
     $("analysis-note").textContent = `${colourName(report.to_move)} to move: ${chessScore(report.score)} (${report.exact ? "exact" : `pawns, depth ${report.depth}${within}`})`;
   } else {
-    $("analysis-note").textContent = `${report.to_move} player to move: ${report.score.text}`;
+    $("analysis-note").textContent = `${report.to_move} player to ${report.chance ? "roll" : "move"}: ${report.score.text}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
@@ -470,6 +537,7 @@ function wireSetup() {
 }
 
 function wirePlay() {
+  $("roll").addEventListener("click", rollDice);
   $("undo").addEventListener("click", undo);
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
