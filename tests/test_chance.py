@@ -164,8 +164,11 @@ def test_algorithms_that_cannot_search_a_game_are_refused_by_name() -> None:
     assert Searcher().search(tree).score.value == pytest.approx(2.5)
 
 
-def test_the_default_for_a_game_of_chance_is_star2() -> None:
-    assert SearchOptions().choose_algorithm(get_game("bearoff").initial()) == "star2"
+def test_the_default_for_a_game_of_chance_is_star_minimax() -> None:
+    start = get_game("bearoff").initial()
+    assert SearchOptions().choose_algorithm(start) == "star1"  # to the end
+    assert SearchOptions().choose_algorithm(start, Limits(depth=3)) == "star2"
+    assert SearchOptions().choose_algorithm(start, Limits(time=1)) == "star2"
     assert SearchOptions().choose_algorithm(get_game("mnk:3,3,3,players=3").initial()) == "maxn"
     assert SearchOptions().choose_algorithm(get_game("tictactoe").initial()) == "alphabeta"
 

@@ -53,6 +53,13 @@ __all__ = ["ROLLS", "Bearoff", "BearoffState", "bearoff", "plays"]
 MAX_CHECKERS = 15
 MAX_POINTS = 6
 
+#: A race of at most this many positions (both sides' checkers) is searched to its end when no
+#: limit is given; a longer one thinks for :data:`LONG_RACE_TIMES` seconds.
+SOLVABLE_POSITIONS = 10**5
+
+#: How long a race too long to solve thinks, by purpose (see :meth:`State.thinking_time`).
+LONG_RACE_TIMES = {"search": 5.0, "move": 1.0, "analysis": 2.0}
+
 #: Every roll of two dice, the larger first, with its probability.
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((high, low), (1 if high == low else 2) / 36)
@@ -326,6 +333,15 @@ class BearoffState(State):
         if not any(self.second):
             return Outcome.SECOND_WINS
         return None
+
+    def thinking_time(self, purpose: str = "search") -> float | None:
+        """None for a race small enough to solve (100,000 positions at most: 4 checkers on 6 points); a longer
+        race thinks as chess does: 5 s a search, 1 s an opponent's move on the page, 2 s an
+        analysis there (see :meth:`State.thinking_time`)."""
+        game = self.game
+        if math.comb(game.checkers + game.points, game.points) ** 2 <= SOLVABLE_POSITIONS:
+            return None
+        return LONG_RACE_TIMES.get(purpose, LONG_RACE_TIMES["search"])
 
     def chance_outcomes(self) -> Sequence[tuple[Move, float]]:
         return ROLLS if self.is_chance else ()

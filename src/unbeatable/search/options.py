@@ -222,15 +222,19 @@ class SearchOptions:
         than Python's recursion allows (the game is short enough, or a game with an evaluation
         is searched to a depth limit or under a budget: its iterations then stop at
         :data:`RECURSION_SAFE_PLIES`), else the explicit stack. A game of more than two
-        players gets max^n; a game of chance Star2 (expectiminimax when it ends with payoffs
-        and declares no bounds for them)."""
+        players gets max^n; a game of chance *-minimax: Star2 to a depth limit or under a
+        budget (its probes pay where the search cannot see the end: benchmarks/chance.py),
+        Star1 to the end of the game (where the table already makes each position one search);
+        expectiminimax when the game ends with payoffs and declares no bounds for them."""
         if self.algorithm is not None:
             return self.algorithm
         if state.players > 2:
             return "maxn"
         if state.has_chance:
-            bounded = state.value_bounds is not None or not state.numeric_outcomes
-            return "star2" if bounded else "expectiminimax"
+            if state.value_bounds is None and state.numeric_outcomes:
+                return "expectiminimax"
+            limited = limits is not None and (limits.bounded or limits.depth is not None)
+            return "star2" if limited else "star1"
         longest = state.max_plies
         if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
             return "alphabeta"
