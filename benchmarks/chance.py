@@ -20,11 +20,12 @@ Every row checks that the three algorithms agree on the value and the move.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -121,6 +122,12 @@ class Tree(State):
 
     def outcome(self) -> Payoff | None:
         return None if isinstance(self.node, tuple) else Payoff.zero_sum(self.node)
+
+    def key(self) -> Hashable:
+        """A 64-bit digest of the tree: the same in every process (a string's hash is not,
+        and the table's slots, and so the node counts, would change from run to run)."""
+        text = repr((self.node, self.turn)).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
 def regular(rng: random.Random, depth: int, chance: bool) -> object:

@@ -335,9 +335,9 @@ class BearoffState(State):
         return None
 
     def thinking_time(self, purpose: str = "search") -> float | None:
-        """None for a race small enough to solve (100,000 positions at most: 4 checkers on 6 points); a longer
-        race thinks as chess does: 5 s a search, 1 s an opponent's move on the page, 2 s an
-        analysis there (see :meth:`State.thinking_time`)."""
+        """None for a race small enough to solve (100,000 positions at most: 4 checkers on 6
+        points); a longer race thinks as chess does: 5 s a search, 1 s an opponent's move on
+        the page, 2 s an analysis there (see :meth:`State.thinking_time`)."""
         game = self.game
         if math.comb(game.checkers + game.points, game.points) ** 2 <= SOLVABLE_POSITIONS:
             return None
@@ -379,11 +379,12 @@ class BearoffState(State):
 
     def key(self) -> Hashable:
         """The side to move's checkers first: a position is worth the same to whoever is on
-        roll in it."""
+        roll in it. Integers only (no None: its hash changes from one process to the next, and
+        with it which keys share a table slot, so node counts would too)."""
         mine, theirs = (
             (self.first, self.second) if self.turn == FIRST else (self.second, self.first)
         )
-        return (mine, theirs, self.dice)
+        return (mine, theirs, self.dice or ())
 
     def evaluate(self) -> float:
         """A rough expected score from the race: each side's turns still needed, guessed from
@@ -453,7 +454,7 @@ class BearoffState(State):
         )
 
     def __hash__(self) -> int:
-        return hash((self.first, self.second, self.turn, self.dice))
+        return hash((self.first, self.second, self.turn, self.dice or ()))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (BearoffState, (self.game, self.first, self.second, self.turn, self.dice))

@@ -313,7 +313,9 @@ class ShutTheBoxState(State):
         return type(self)(game, scores, full, None, not done and _sum(full) <= ONE_DIE_SUM)
 
     def key(self) -> Hashable:
-        return (self.scores, self.open, self.roll, self.choose)
+        """Integers only (no None: its hash changes from one process to the next, and with it
+        which keys share a table slot, so node counts would too)."""
+        return (self.scores, self.open, 0 if self.roll is None else self.roll, self.choose)
 
     def evaluate(self) -> float:
         """A rough expected score: a player still to play against a score compares the tiles
