@@ -21,7 +21,7 @@ from .game import (
     Payoff,
     State,
 )
-from .games import UnknownGameError, get_game, register, registered
+from .games import GameLoadError, UnknownGameError, get_game, load_game, register, registered
 from .search import (
     ALGORITHMS,
     Limits,
@@ -51,6 +51,7 @@ __all__ = [
     "Game",
     "GameCheckError",
     "GameError",
+    "GameLoadError",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -72,6 +73,7 @@ __all__ = [
     "WorkerLostError",
     "check_game",
     "get_game",
+    "load_game",
     "parallel_search",
     "parallel_solve",
     "register",
