@@ -23,6 +23,7 @@ from ..messages import cut
 from .bearoff import Bearoff, BearoffState, bearoff
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
+from .leaves import Leaves, LeavesState, leaves
 from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded, is_import_spec
 from .loader import load as _load
 from .loader import loaded as _loaded
@@ -38,6 +39,8 @@ __all__ = [
     "Connect4",
     "Connect4State",
     "GameLoadError",
+    "Leaves",
+    "LeavesState",
     "MNKState",
     "ShutTheBox",
     "ShutTheBoxState",
@@ -63,19 +66,29 @@ class _Entry:
     factory: Callable[..., Game]
     params: tuple[str, ...]
     summary: str
+    text: bool = False
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
 def register(
-    name: str, factory: Callable[..., Game], params: tuple[str, ...] = (), summary: str = ""
+    name: str,
+    factory: Callable[..., Game],
+    params: tuple[str, ...] = (),
+    summary: str = "",
+    *,
+    text: bool = False,
 ) -> None:
     """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
-    the order a positional spec (``mnk:4,4,4``) gives them."""
+    the order a positional spec (``mnk:4,4,4``) gives them. ``text``: the game takes one
+    parameter, a text: everything after ``name:`` (or after ``name:PARAM=``) is handed to the
+    factory as it is (``leaves:[[3,5],[6,[9,1]]]``)."""
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
-    _REGISTRY[name] = _Entry(name, factory, params, summary)
+    if text and len(params) != 1:
+        raise ValueError(f"a game given as text takes one parameter, not {params!r}")
+    _REGISTRY[name] = _Entry(name, factory, params, summary, text)
 
 
 def registered() -> dict[str, str]:
@@ -118,6 +131,15 @@ def get_game(spec: str, **params: int) -> Game:
             return own
         raise UnknownGameError(_unknown(spec))
     given = dict(params)
+    if entry.text and rest.strip():
+        key = entry.params[0]
+        body = rest.strip()
+        if body.startswith(key + "="):
+            body = body[len(key) + 1 :]
+        try:
+            return entry.factory(body)
+        except (TypeError, ValueError) as err:
+            raise UnknownGameError(str(err)) from None
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
@@ -205,4 +227,11 @@ register(
     bearoff,
     ("checkers", "points"),
     "a backgammon bear-off race: two dice, each side's last checkers home",
+)
+register(
+    "leaves",
+    leaves,
+    ("tree",),
+    "your own textbook tree: lists are MAX and MIN nodes in turn, numbers are leaves",
+    text=True,
 )

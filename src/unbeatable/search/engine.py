@@ -75,8 +75,13 @@ class Engine:
         stop: threading.Event | None = None,
         features: frozenset[str] = frozenset(),
         observer: Observer | None = None,
+        mate_distance: bool = True,
     ) -> None:
         self.table = table
+        #: Cut a node whose window no result can change (a win on the next move is the best
+        #: there is); False only for the textbook pictures (``unbeatable.tree``), which search
+        #: every node the textbook's alpha-beta searches.
+        self.mate_distance = mate_distance
         self.symmetry = symmetry
         self.hints = hints
         self.evaluate_hook = evaluate
@@ -543,10 +548,11 @@ class Engine:
             return self.terminal_value(state, outcome, ply), None, None, TERMINAL
         # No result here can beat a win on the next move or lose sooner than on it.
         ceiling = WIN - ply - 1
-        if ceiling <= alpha:
-            return ceiling, None, None, MATE_DISTANCE
-        if -ceiling >= beta:
-            return -ceiling, None, None, MATE_DISTANCE
+        if self.mate_distance:
+            if ceiling <= alpha:
+                return ceiling, None, None, MATE_DISTANCE
+            if -ceiling >= beta:
+                return -ceiling, None, None, MATE_DISTANCE
         if depth <= 0:
             if self.quiescence:
                 return self.quiesce(state, alpha, beta, ply), None, None, QUIESCENCE
