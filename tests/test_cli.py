@@ -611,10 +611,15 @@ def test_tree_picture_without_graphviz(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 
 def _table(out: str) -> dict[str, list[str]]:
+    """The match's table: games, wins, draws, losses, score (and the payoff, when the game
+    ends with numbers, as the last) of each player."""
+    header = out.splitlines()[1].split()
     rows = {}
     for line in out.splitlines()[2:]:
-        *name, games, wins, draws, losses, score, _ms = line.split()
-        rows[" ".join(name)] = [games, wins, draws, losses, score]
+        cells = line.split()
+        name, numbers = cells[: len(cells) - len(header) + 1], cells[len(cells) - len(header) + 1 :]
+        games, wins, draws, losses, score, *payoff, _ms = numbers
+        rows[" ".join(name)] = [games, wins, draws, losses, score, *payoff]
     return rows
 
 
