@@ -235,8 +235,8 @@ def _check_players(state: State, outcome: Outcome | Payoff | None) -> int:
         raise _fail(
             "players",
             state,
-            f"a game of {players} players ends with a Payoff of one value per player: it "
-            "sets numeric_outcomes (an Outcome names two players only)",
+            f"a game of {players} players ends with a Payoff of one value per player and "
+            "says so: set numeric_outcomes = True (an Outcome names two players only)",
         )
     if isinstance(outcome, Payoff) and len(outcome.values) != players:
         raise _fail(

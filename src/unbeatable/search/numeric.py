@@ -113,6 +113,8 @@ def deepen(
                 found = root.iteration(depth, analyze)
             except SearchStopped:
                 break
+            except RecursionError:
+                raise ValueError(too_deep(algorithm, depth)) from None
             last = result(
                 state,
                 found,
@@ -183,6 +185,18 @@ def deepen(
         ) from None
 
 
+def too_deep(algorithm: str, depth: int) -> str:
+    """Why a search ran out of Python's recursion: the game is deeper than it allows, or goes
+    round in circles (a position that comes back, as in Pig: a roll of 1 hands the turn on
+    with the scores as they were)."""
+    where = "to the end" if depth == UNLIMITED else f"{depth} moves deep"
+    return (
+        f"{algorithm!r} ran past Python's recursion limit searching {where}: the game is that "
+        "deep, or goes round in circles (a position comes back): give the search a depth or "
+        "a time limit"
+    )
+
+
 def result(
     state: State,
     found: Iteration,
@@ -236,6 +250,7 @@ def result(
         evaluations=counters.horizon,
         values=found.values,
         move_values=vectors,
+        state=state,
     )
 
 
