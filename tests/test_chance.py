@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import random
 import threading
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
 from tests.trees import LEAF, Tree, expectimax, random_tree
-from unbeatable import Limits, Payoff, Searcher, get_game
+from unbeatable import Limits, Outcome, Payoff, Searcher, State, get_game
 from unbeatable.search import ParallelSearcher, SearchOptions, events
 from unbeatable.search.chance import ChanceEngine, value_bounds
+from unbeatable.search.parallel import ParallelSearchError
 from unbeatable.search.result import UNLIMITED
 
 ALGORITHMS = ("expectiminimax", "star1", "star2")
@@ -229,3 +232,57 @@ def test_a_payoff_is_worth_its_number_to_the_side_to_move() -> None:
     # the first player takes move 1: the second player is then to move at a chance node
     # worth -(0.25 * -4 + 0.75 * 8) = -5 to it, so 5 to the first player
     assert result.score.value == pytest.approx(5.0) and result.move == 1
+
+
+@dataclass(frozen=True)
+class Circle(State):
+    """A game of chance that can go round in circles: roll a coin; heads ends the game (the
+    roller wins), tails hands the turn on with nothing changed, so a position comes back."""
+
+    has_chance: ClassVar[bool] = True
+    turn: int = 0
+    rolling: bool = False
+    won: bool = False
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    @property
+    def is_chance(self) -> bool:
+        return self.rolling
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        return [("heads", 0.5), ("tails", 0.5)] if self.rolling else []
+
+    def legal_moves(self) -> list[str]:
+        if self.won:
+            return []
+        return ["heads", "tails"] if self.rolling else ["toss"]
+
+    def play(self, move: Any) -> Circle:
+        if move == "toss":
+            return Circle(self.turn, True)
+        if move == "heads":
+            return Circle(self.turn, False, True)
+        return Circle(1 - self.turn)
+
+    def outcome(self) -> Outcome | None:
+        return Outcome.win_for(self.turn) if self.won else None
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_game_that_goes_round_in_circles_asks_for_a_limit(algorithm: str) -> None:
+    """Searched to the end, it would recurse for ever: a ValueError that says what to do, not
+    a RecursionError; to a depth limit it is searched."""
+    with pytest.raises(ValueError, match=r"goes round in circles.*depth or a time limit"):
+        Searcher(algorithm).search(Circle())
+    assert Searcher(algorithm).search(Circle(), Limits(depth=6)).move == "toss"
+
+
+@pytest.mark.slow
+def test_a_game_that_goes_round_in_circles_asks_for_a_limit_in_parallel() -> None:
+    with ParallelSearcher(2) as parallel, pytest.raises(ParallelSearchError) as raised:
+        parallel.search(Circle().play("toss"))
+    assert "goes round in circles" in str(raised.value)
+    assert "RecursionError" not in str(raised.value)

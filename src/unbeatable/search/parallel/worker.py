@@ -21,6 +21,7 @@ from ...game import FIRST, Move, SolveRequest, State
 from .. import policy
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
+from ..numeric import too_deep
 from ..options import SearchOptions
 from ..pv import principal_variation
 from ..score import solve_score, to_table
@@ -241,6 +242,8 @@ def _run_numeric(task: Task, start: float, cpu: float) -> Report:
         )
     except SearchStopped:
         stopped = True
+    except RecursionError:
+        raise ValueError(too_deep(task.config.algorithm, task.depth)) from None
     seconds, used = time.perf_counter() - start, time.process_time() - cpu
     if found is None:
         return Report(0, (), 0, 0, 0, 0, 0, seconds, used, stopped, os.getpid())
