@@ -333,6 +333,15 @@ class ShutTheBoxState(State):
             return "+".join(map(str, move))
         return str(move)
 
+    def move_label(self, move: Move) -> str:
+        """As people read it: the choice of dice in words (``roll one die``), the rest as
+        written."""
+        if move == ONE:
+            return "roll one die"
+        if move == TWO:
+            return "roll two dice"
+        return self.move_text(move)
+
     def parse_move(self, text: str) -> Move:
         token = text.strip()
         outcome = self.outcome()

@@ -28,7 +28,8 @@ const page = {
   aiReports: new Map(), // position -> the report of the AI's search there (its move's value)
   lastAi: null, // the move the AI just played
   badMove: null, // { index, text, message }: the URL's move that could not be played
-  rolled: null, // the last roll of the dice, to show under the status
+  notes: [], // what happened since a person last looked: entries of parts (a text, or { dice })
+  shownNotes: [], // the notes under the status now
 };
 
 // --- errors and status ----------------------------------------------------------------------
@@ -391,10 +392,18 @@ async function load(push = false) {
   clearAnalysis();
   showRules(position);
   drawCurrent();
-  showMoveList();
   $("ai-move").hidden = true;
   $("roll").hidden = true;
-  if (position.rolled) page.rolled = position.rolled;
+  // a roll not announced yet (a link, a roll played by clicking its outcome): the dice shown
+  if (position.rolled && !page.notes.some((entry) => entry.some((part) => part.dice))) page.notes.push(["The dice: ", { dice: position.rolled }]);
+  if (!position.over && aiToMove(position) && !page.arrival) {
+    // the AIs go on: their notes gather until a person is to play
+    page.shownNotes = [...page.notes];
+    renderNote();
+  } else {
+    showNote();
+  }
+  showMoveList();
   const bad = page.badMove;
   if (bad) {
     page.badMove = null;
@@ -402,7 +411,6 @@ async function load(push = false) {
   }
   if (position.over) {
     $("analysis-note").textContent = "the game is over";
-    showNote();
     setStatus(...statusOf(position));
     review(token);
     return;
@@ -412,7 +420,6 @@ async function load(push = false) {
     // are the moves too, to play the dice on your own table
     setStatus(...statusOf(position));
     $("roll").hidden = false;
-    showNote();
     await analyse(token);
     return;
   }
@@ -429,22 +436,42 @@ async function load(push = false) {
     return;
   }
   setStatus(...statusOf(position));
-  showNote();
   await analyse(token);
   review(token);
 }
 
-// The note under the status: the AI's last move, and the dice just rolled.
-function showNote() {
+// The note under the status: what the AIs did and the dice rolled since a person last looked,
+// in order (``extra``: a sentence after them).
+function renderNote(extra = "") {
   const note = $("ai-note");
   clear(note);
-  note.append(page.aiNote || "");
-  if (page.rolled) {
-    note.append(`${page.aiNote ? " " : ""}The dice: `);
-    html("span", { class: "dice", title: page.rolled }, note, diceText(page.rolled));
-  }
-  page.aiNote = "";
-  page.rolled = null;
+  page.shownNotes.forEach((entry, index) => {
+    if (index) note.append(" ");
+    for (const part of entry) {
+      if (part.dice) html("span", { class: "dice", title: part.dice }, note, diceText(part.dice));
+      else note.append(part);
+    }
+  });
+  if (extra) note.append(`${page.shownNotes.length ? " " : ""}${extra}`);
+}
+
+function showNote() {
+  page.shownNotes = page.notes;
+  page.notes = [];
+  renderNote();
+}
+
+// Who did something, in a note: "The AI", or "The AI (O)" when it plays several sides or
+// people play several; "You", or the side's name when people share the keyboard.
+function actor(position, side) {
+  const people = humans(position);
+  if (people.includes(side)) return people.length === 1 ? "You" : capital(sideName(side, position));
+  const several = (position.players || 2) > 2 || people.length !== 1;
+  return several ? `The AI (${sideName(side, position)})` : "The AI";
+}
+
+function capital(text) {
+  return `${text[0].toUpperCase()}${text.slice(1)}`;
 }
 
 // A person's roll, drawn by the server.
@@ -454,6 +481,7 @@ async function rollDice() {
   $("roll").hidden = true;
   try {
     const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
+    page.notes.push([`${actor(position, position.to_move)} rolled `, { dice: reply.label || reply.move }, "."]);
     await play(reply.move);
   } catch (error) {
     showError(error, rollDice);
@@ -511,21 +539,21 @@ async function aiMove(token, position) {
   }
   if (token !== page.token) return;
   if (reply.roll) {
-    // the AI's roll: the dice are shown under the status; its move follows
+    // the AI's roll, said in the note; its move follows
+    page.notes.push([`${actor(position, position.to_move)} rolled `, { dice: reply.label || reply.move }, "."]);
     page.moves = [...position.moves, reply.move];
     await load(false);
     return;
   }
   const label = reply.label || reply.move;
-  const who = (position.players || 2) > 2 || humans(position).length !== 1 ? `The AI (${sideName(position.to_move, position)})` : "The AI";
-  let said = `${who} played ${label}`;
+  let said = `${actor(position, position.to_move)} played ${label}`;
   if (reply.report) {
     page.aiReports.set(key(position.moves), reply.report);
     const report = reply.report;
     if (isChess(position)) said += ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)`;
     else said += ` (${report.score.text} for it)`;
   }
-  page.aiNote = `${said}${reply.note ? `: ${reply.note}` : ""}.`;
+  page.notes.push([`${said}${reply.note ? `: ${reply.note}` : ""}.`]);
   page.lastAi = reply.move;
   page.moves = [...position.moves, reply.move];
   await load(false);
@@ -545,19 +573,22 @@ async function analyse(token) {
     if (token !== page.token) return;
     $("analysis-note").textContent = error.message;
     if (error.status === 504) await analyseWithin(token, 2);
+    // a game no search reaches the end of (it goes round in circles, or is deeper than Python
+    // recurses): what a search with a time limit finds, said as such
+    else if (error.status === 400 && /depth or a time limit/.test(error.message)) await analyseWithin(token, 2, "no search reaches the end of this game");
     else if (error instanceof ApiError && error.retryable) showError(error, () => analyse(page.token));
   }
 }
 
 // The exact analysis ran past the server's cap: a short time-limited one labels the moves
 // instead (heuristic values, or the bounds a game's own solver proved, shown as such).
-async function analyseWithin(token, seconds) {
+async function analyseWithin(token, seconds, why = "not solved within the server's cap") {
   try {
     const report = await get("/api/analyze", { ...where(page.position.moves), time: seconds });
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
-    $("analysis-note").textContent = `not solved within the server's cap: what a ${seconds} s search found`;
+    $("analysis-note").textContent = `${why}: what a ${seconds} s search found`;
     drawCurrent();
   } catch (error) {
     if (token !== page.token) return;
@@ -620,7 +651,9 @@ function showAnalysis(report) {
     showLines(report);
   } else {
     const side = sideName(report.to_move);
-    $("analysis-note").textContent = `${side[0].toUpperCase()}${side.slice(1)} to ${report.chance ? "roll" : "move"}: ${report.score.text}`;
+    // more than two players: every player's value after the mover's
+    const values = report.score.values && report.score.values.length > 2 ? ` (${report.score.values.map((value, index) => `${sideName(ORDINALS[index])} ${Number(value.toPrecision(4))}`).join(", ")})` : "";
+    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
@@ -712,7 +745,7 @@ function showMoveList() {
   let lastTurn = -1;
   position.moves.forEach((move, index) => {
     const found = moveValue(index);
-    if (turned(found)) lastTurn = index;
+    if (moverOf(position, index) !== null && turned(found)) lastTurn = index;
   });
   position.moves.forEach((move, index) => {
     const mover = moverOf(position, index);
@@ -721,7 +754,10 @@ function showMoveList() {
     html("span", { class: "who" }, button, mover === null ? "dice" : sideName(mover, position));
     html("b", {}, button, ` ${labels[index]}`);
     const found = moveValue(index);
-    if (found) {
+    if (found && mover === null) {
+      // a roll: nobody chose it, so it has no best to be measured against
+      html("span", { class: `delta score-text ${found.entry.kind}` }, button, ` ${valueText(found.entry)}`);
+    } else if (found) {
       const same = found.entry.value === found.best.value;
       const span = html("span", { class: `delta score-text ${found.entry.kind}` }, button, ` ${valueText(found.entry)}`);
       if (!same) span.append(html("small", {}, null, ` (best: ${valueText(found.best)})`));
@@ -740,7 +776,7 @@ function showMoveList() {
   if (position.over && lastTurn >= 0 && people.length === 1) {
     const found = moveValue(lastTurn);
     const who = people.includes(moverOf(position, lastTurn)) ? "your" : "the AI's";
-    $("ai-note").textContent = `${page.aiNote || ""} The game turned on ${who} move ${lastTurn + 1} (${labels[lastTurn]}): it gave ${valueText(found.entry)} where ${valueText(found.best)} was possible.`.trim();
+    renderNote(`The game turned on ${who} move ${lastTurn + 1} (${labels[lastTurn]}): it gave ${valueText(found.entry)} where ${valueText(found.best)} was possible.`);
   }
 }
 
@@ -849,6 +885,7 @@ function wireSetup() {
     page.preview = null;
     page.arrival = false;
     page.lastAi = null;
+    page.notes = [];
     page.reports.clear();
     page.aiReports.clear();
     $("preview").hidden = true;
@@ -858,6 +895,7 @@ function wireSetup() {
     readUrl();
     page.moves = null;
     page.arrival = true;
+    page.notes = [];
     page.preview = null;
     $("preview").hidden = true;
     showSetup();
