@@ -286,3 +286,78 @@ def test_a_game_that_goes_round_in_circles_asks_for_a_limit_in_parallel() -> Non
         parallel.search(Circle().play("toss"))
     assert "goes round in circles" in str(raised.value)
     assert "RecursionError" not in str(raised.value)
+
+
+class _Clock:
+    """A clock that moves a microsecond each time it is read, and 0.2 s each time a slow
+    game's ``legal_moves`` is called."""
+
+    now = 0.0
+
+    @classmethod
+    def perf_counter(cls) -> float:
+        cls.now += 1e-6
+        return cls.now
+
+
+@dataclass(frozen=True)
+class SlowRace(State):
+    """A dice race to 20 whose legal_moves takes 0.2 s of the fake clock: roll a die and add
+    it; on a player's move, go on (roll again) or pass the dice."""
+
+    has_chance: ClassVar[bool] = True
+    totals: tuple[int, int] = (0, 0)
+    turn: int = 0
+    rolling: bool = True
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    @property
+    def is_chance(self) -> bool:
+        return self.rolling
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        return [(face, 1 / 6) for face in range(1, 7)] if self.rolling else []
+
+    def legal_moves(self) -> list[Any]:
+        _Clock.now += 0.2
+        if self.outcome() is not None:
+            return []
+        return list(range(1, 7)) if self.rolling else ["on", "pass"]
+
+    def play(self, move: Any) -> SlowRace:
+        if self.rolling:
+            totals = list(self.totals)
+            totals[self.turn] += move
+            return SlowRace((totals[0], totals[1]), self.turn, False)
+        return SlowRace(self.totals, self.turn if move == "on" else 1 - self.turn, True)
+
+    def outcome(self) -> Outcome | None:
+        for player in (0, 1):
+            if self.totals[player] >= 20:
+                return Outcome.win_for(player)
+        return None
+
+
+@pytest.mark.parametrize("algorithm", [*ALGORITHMS, "maxn"])
+def test_a_time_limit_holds_when_nodes_are_slow(
+    algorithm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock is looked at often enough when nodes are slow, even after a few quick ones
+    (a chance node's outcomes): a 1 s limit stops within a few slow nodes of it. The clock is
+    a fake one that the game's legal_moves moves, so nothing here depends on the machine's
+    speed."""
+    import unbeatable.search.chance as chance_module
+    import unbeatable.search.engine as engine_module
+    import unbeatable.search.maxn as maxn_module
+
+    for module in (engine_module, chance_module, maxn_module):
+        monkeypatch.setattr(module, "time", _Clock)
+    _Clock.now = 0.0
+    result = Searcher(algorithm).search(SlowRace().play(4), Limits(time=1.0))
+    assert not result.complete
+    assert result.move in ("on", "pass")
+    stopped_at = _Clock.now
+    assert stopped_at <= 1.0 + 5 * 0.2, stopped_at  # the answer's own legal_moves included
