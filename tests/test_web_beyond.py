@@ -233,8 +233,9 @@ def test_the_bear_off_race_rolls_shows_the_dice_and_plays(
                                               "Your move, the first player")
              or "Game over" in status(d))
     # the game's moves: a roll is the dice's, with no best to be measured against
-    rolls = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#move-list li")
-             if item.text.startswith("dice")]
+    items = browser.execute_script(
+        "return [...document.querySelectorAll('#move-list li')].map(e => e.textContent)")
+    rolls = [text for text in items if text.startswith("dice")]
     assert rolls and not any("best" in text for text in rolls)
     browser.save_screenshot(str(tmp_path / "bearoff.png"))
     no_script_errors(browser)
@@ -262,11 +263,14 @@ def test_three_players_people_and_ais_mixed(browser: Any, base_url: str, tmp_pat
     # both AIs' moves since ours, in order
     said = browser.find_element(By.ID, "ai-note").text
     assert said.startswith("The AI (V) played ") and " The AI (X) played " in said, said
-    whos = [w.text for w in browser.find_elements(By.CSS_SELECTOR, "#move-list .who")]
-    assert whos == ["X", "O", "V", "X"]
+    # who made each move (read in one go: the list is drawn again as analyses arrive)
+    wait(browser, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#move-list .who')].map(e => e.textContent)"
+    ) == ["X", "O", "V", "X"])
     browser.save_screenshot(str(tmp_path / "three.png"))
     browser.find_element(By.ID, "undo").click()  # back to before our move: V's and X's too
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#move-list .who")) == 1)
+    wait(browser, lambda d: d.execute_script(
+        "return document.querySelectorAll('#move-list .who').length") == 1)
     assert status(browser) == "Your move, O"
     no_script_errors(browser)
 
