@@ -81,6 +81,11 @@ class Searcher(Searching):
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
+        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+            yield from policy.run(
+                algorithm, state, limits, self.options, analyze, stop, observer, self.table
+            )
+            return
         engine = Engine(
             table=self.table,
             symmetry=self.options.symmetry,
