@@ -149,7 +149,8 @@ class _SerialStep:
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
-                "use the algorithm alphabeta-stack (an explicit stack, no recursion)"
+                "use the algorithm alphabeta-stack (an explicit stack, no recursion), or give "
+                "a depth or a time limit if it goes round in circles"
             ) from None
         root.exact = engine.horizon == horizon
         if engine.table is not None and self.algorithm.startswith("alphabeta"):
