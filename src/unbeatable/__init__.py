@@ -22,7 +22,7 @@ from .game import (
     Payoff,
     State,
 )
-from .games import UnknownGameError, get_game, register, registered
+from .games import GameLoadError, UnknownGameError, get_game, load_game, register, registered
 from .search import (
     ALGORITHMS,
     Limits,
@@ -52,6 +52,7 @@ __all__ = [
     "Game",
     "GameCheckError",
     "GameError",
+    "GameLoadError",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -73,6 +74,7 @@ __all__ = [
     "WorkerLostError",
     "check_game",
     "get_game",
+    "load_game",
     "parallel_search",
     "parallel_solve",
     "register",
