@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium serve
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium gnubg serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,web]'
 	@$(MAKE) --no-print-directory graphviz
 	@$(MAKE) --no-print-directory chromium
+	@$(MAKE) --no-print-directory gnubg
 	touch $@ $(VENV)/.installed-run
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
@@ -36,6 +37,15 @@ chromium:
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1; } \
 	  || echo "Chromium not installed: the browser tests of the web page (tests/test_web_browser.py) skip"
+
+# GNU Backgammon's makebearoff and bearoffdump (Debian's gnubg, GPL: run as an oracle only)
+# check the bear-off race's exact values (tests/test_bearoff.py); where they cannot be
+# installed, that test is skipped and says so.
+gnubg:
+	@{ command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq gnubg) >/dev/null 2>&1; } \
+	  || echo "gnubg not installed: the bear-off oracle test (tests/test_bearoff.py) skips"
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
@@ -57,7 +67,7 @@ PORT ?= 8000
 serve: $(VENV)/.installed-web
 	$(BIN)/python -m unbeatable.web --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test lint typecheck pytest
+test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
 # the inner loop: lint, types and every test not marked slow: 70-77 s of CPU; wall time on the
 # 2 cores: 71-79 s at a load of 2.5-3.4, 110 s at 5, 170-300 s at 7-10. A test over about 1 s

@@ -153,7 +153,8 @@ def test_a_game_registered_in_python_is_served_with_a_move_list(client: TestClie
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert set(games) >= {"tictactoe", "mnk", "connect4", "subtraction", "webnim"}
     assert games["webnim"]["board"] == "list"
-    assert [p["name"] for p in games["mnk"]["params"]] == ["m", "n", "k"]
+    assert [p["name"] for p in games["mnk"]["params"]] == ["m", "n", "k", "players"]
+    assert games["mnk"]["players"] == 2 and games["bearoff"]["chance"]
     data = client.get("/api/position", params={"game": "webnim", "moves": "2-1"}).json()
     assert data["board"] == {"kind": "list"} and data["legal"] == ["1-1", "2-1"]
     report = client.get("/api/analyze", params={"game": "webnim", "moves": "2-1"}).json()

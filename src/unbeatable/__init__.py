@@ -31,7 +31,14 @@ if TYPE_CHECKING:
         Payoff,
         State,
     )
-    from .games import UnknownGameError, get_game, register, registered
+    from .games import (
+        GameLoadError,
+        UnknownGameError,
+        get_game,
+        load_game,
+        register,
+        registered,
+    )
     from .search import (
         ALGORITHMS,
         Limits,
@@ -61,6 +68,7 @@ __all__ = [
     "Game",
     "GameCheckError",
     "GameError",
+    "GameLoadError",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -82,6 +90,7 @@ __all__ = [
     "WorkerLostError",
     "check_game",
     "get_game",
+    "load_game",
     "parallel_search",
     "parallel_solve",
     "register",
@@ -99,7 +108,9 @@ _HOMES = {
         "FIRST", "SECOND", "Game", "GameError", "IllegalMoveError", "InvalidMoveError",
         "InvalidPositionError", "Move", "Outcome", "Payoff", "State",
     ),
-    "games": ("UnknownGameError", "get_game", "register", "registered"),
+    "games": (
+        "GameLoadError", "UnknownGameError", "get_game", "load_game", "register", "registered",
+    ),
     "search": (
         "ALGORITHMS", "Limits", "ParallelSearcher", "ParallelSearchError", "Score", "Searcher",
         "SearchInterrupted", "SearchOptions", "SearchResult", "TaskStats", "TranspositionTable",

@@ -33,6 +33,7 @@ from .messages import cut_echoes as cut_echoes
 
 __all__ = [
     "FIRST",
+    "ORDINALS",
     "SECOND",
     "GameError",
     "IllegalMoveError",
@@ -66,9 +67,25 @@ def require_text(text: object) -> str:
     return text
 
 
+#: How players are named, by index: the first, the second, ... (then "player 11" on).
+ORDINALS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
+
+
 def player_name(player: int) -> str:
-    """'first' or 'second'."""
-    return "first" if player == FIRST else "second"
+    """'first', 'second', 'third', ... for the players 0, 1, 2, ... ('player 11' from the
+    eleventh on)."""
+    return ORDINALS[player] if 0 <= player < len(ORDINALS) else f"player {player + 1}"
 
 
 class Outcome(enum.Enum):
@@ -107,6 +124,8 @@ class Payoff:
     """
 
     values: tuple[float, ...]
+    #: How people say it (``"third player wins"``); the numbers when empty. Not compared.
+    text: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         values = self.values
@@ -129,6 +148,15 @@ class Payoff:
         negation to the second."""
         return cls((first, -first))
 
+    @classmethod
+    def win_for(cls, player: int, players: int, *, draw: bool = False) -> Payoff:
+        """A game of ``players`` players won by ``player``: 1 to it, -1 to every other (or,
+        with ``draw``, 0 to all: nobody won); said as people say it."""
+        if draw:
+            return cls((0,) * players, "draw")
+        values = tuple(1 if p == player else -1 for p in range(players))
+        return cls(values, f"{player_name(player)} player wins")
+
     @property
     def winner(self) -> int | None:
         """The player with the greatest payoff, or None when two or more share it."""
@@ -137,6 +165,8 @@ class Payoff:
         return best[0] if len(best) == 1 else None
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         if len(self.values) == 2 and self.values[1] == -self.values[0]:
             return f"payoff {_number(self.values[0])}"
         return "payoffs " + ", ".join(_number(v) for v in self.values)
@@ -219,7 +249,8 @@ class SolveAnswer:
 
 
 class State(ABC):
-    """A position of a two-player, zero-sum game of perfect information.
+    """A position of a game of perfect information: two players, zero-sum, by default; a game
+    may also have chance (dice) and more players.
 
     Subclasses must be immutable, hashable (equal positions hash equal) and picklable.
     Required: :attr:`to_move`, :meth:`legal_moves`, :meth:`play`, :meth:`outcome`.
@@ -241,6 +272,21 @@ class State(ABC):
 
     Turns need not alternate: a player may move several times in a row (``to_move`` says who
     moves); the search negates a value only where the side to move changes.
+
+    **Chance** (dice, a card drawn): a game that has it sets :attr:`has_chance`; a position
+    where chance moves says so with :attr:`is_chance`, lists every outcome with its
+    probability in :meth:`chance_outcomes`, and has those outcomes as its legal moves (in the
+    same order), so that a roll is played, written and read like a move. ``to_move`` there
+    names the player whose view the position's value is from (usually the one about to roll).
+    Its values are expectations: a game that ends with an :class:`Outcome` is worth its
+    expected score (a win 1, a draw 0, a loss -1; the chance to win, a draw counting half, is
+    half of one plus it); one that ends with :class:`Payoff` its expected payoff, whose
+    bounds it declares in :attr:`value_bounds` for *-minimax to prune.
+
+    **More than two players**: :attr:`players` says how many; such a game ends with a
+    :class:`Payoff` holding one value per player (:meth:`Payoff.win_for`), sets
+    :attr:`numeric_outcomes`, and may give :meth:`evaluate_players` for searches to a depth
+    limit. max^n and the paranoid search play it.
     """
 
     __slots__ = ()
@@ -263,6 +309,16 @@ class State(ABC):
     #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
     numeric_outcomes: ClassVar[bool] = False
 
+    #: True when the game has chance nodes (:attr:`is_chance`): it is searched by
+    #: expectiminimax or *-minimax, never by alpha-beta (which would take chance for a player).
+    has_chance: ClassVar[bool] = False
+
+    #: The least and the greatest value a finished game can be worth to any player, when
+    #: known: the bounds of its :class:`Payoff` values, which also hold its evaluations.
+    #: *-minimax (``star1``, ``star2``) prunes chance nodes with them. A game of chance that
+    #: ends with an :class:`Outcome` needs none: its values lie between -1 and 1.
+    value_bounds: ClassVar[tuple[float, float] | None] = None
+
     #: Seconds a search takes when it is given no limit at all. None (the default): such a
     #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
@@ -278,7 +334,8 @@ class State(ABC):
     @property
     @abstractmethod
     def to_move(self) -> int:
-        """The player to move: :data:`FIRST` (0) or :data:`SECOND` (1)."""
+        """The player to move: :data:`FIRST` (0), :data:`SECOND` (1), ... below
+        :attr:`players`. At a chance node, the player whose view its value is from."""
 
     @abstractmethod
     def legal_moves(self) -> Sequence[Move]:
@@ -295,6 +352,31 @@ class State(ABC):
         sets :attr:`numeric_outcomes`)."""
 
     # --- optional, with defaults ------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many players the game has (default 2). With more than two, the game ends with a
+        :class:`Payoff` of one value per player."""
+        return 2
+
+    @property
+    def is_chance(self) -> bool:
+        """True where chance moves (a roll of the dice): the legal moves are then the outcomes
+        of :meth:`chance_outcomes`. Default: never."""
+        return False
+
+    def chance_outcomes(self) -> Sequence[tuple[Move, float]]:
+        """At a chance node (:attr:`is_chance`), every outcome with its probability (positive,
+        summing to 1), in the order of :meth:`legal_moves`; elsewhere nothing."""
+        return ()
+
+    def evaluate_players(self) -> Sequence[float]:
+        """A heuristic value for every player (positive is good for it), for max^n and the
+        paranoid search at a depth limit. Default: from :meth:`evaluate`, the side to move's,
+        ``e`` to it and ``-e / (players - 1)`` to every other (for two players: ``e, -e``)."""
+        value = self.evaluate()
+        others = -value / (self.players - 1) if value else 0
+        return tuple(value if p == self.to_move else others for p in range(self.players))
 
     @property
     def ply(self) -> int:
@@ -316,7 +398,9 @@ class State(ABC):
         """A heuristic value from the side to move's view (positive is good for it).
 
         Only called on unfinished positions at a depth limit. The default knows nothing and
-        says 0; override it for games too large to solve.
+        says 0; override it for games too large to solve. In a game of chance it estimates the
+        value on the scale of the exact ones (the expected score, -1 to 1, or the expected
+        payoff, within :attr:`value_bounds`), at chance nodes too.
         """
         return 0
 

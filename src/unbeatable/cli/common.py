@@ -197,7 +197,9 @@ def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game",
         metavar="GAME",
-        help="a registered game, with parameters if any: tictactoe, mnk:4,4,4, connect4 ...",
+        help="a registered game, with parameters if any (tictactoe, mnk:4,4,4, connect4 ...), "
+        "or a game of your own as module:attribute (mygame:Nim, the module in the current "
+        "directory or on the path) or as an installed package registers it",
     )
 
 

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import render as screen
-from ..games import get_game
+from ..games import load_game
 from ..messages import cut
 from ..report import line_text
 from ..steps import VIEWS, explain, step_json
@@ -140,7 +140,7 @@ def write(path: str, data: str | bytes) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    game = get_game(args.game)
+    game = load_game(args.game)
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)

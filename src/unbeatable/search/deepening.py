@@ -198,6 +198,7 @@ class Searching(ABC):
             raise TypeError(f"observer must be a function of one event, not {observer!r}")
         limits = policy.limits_for(state, Limits.of(limits))
         algorithm = self.options.choose_algorithm(state, limits)
+        policy.check_algorithm(state, algorithm)
         check_recursion(state, algorithm, limits)
         return self._iterate(state, limits, algorithm, analyze, stop, observer)
 

@@ -81,6 +81,11 @@ class Searcher(Searching):
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
+        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+            yield from policy.run(
+                algorithm, state, limits, self.options, analyze, stop, observer, self.table
+            )
+            return
         engine = Engine(
             table=self.table,
             symmetry=self.options.symmetry,
@@ -144,7 +149,8 @@ class _SerialStep:
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
-                "use the algorithm alphabeta-stack (an explicit stack, no recursion)"
+                "use the algorithm alphabeta-stack (an explicit stack, no recursion), or give "
+                "a depth or a time limit if it goes round in circles"
             ) from None
         root.exact = engine.horizon == horizon
         if engine.table is not None and self.algorithm.startswith("alphabeta"):

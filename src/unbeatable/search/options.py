@@ -21,12 +21,19 @@ __all__ = [
     "DEFAULT_TABLE_SIZE",
     "FEATURES",
     "RECURSION_SAFE_PLIES",
+    "TWO_PLAYER_ALGORITHMS",
     "Limits",
     "SearchOptions",
 ]
 
 #: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
-ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+#: Games of chance: ``expectiminimax``, ``star1`` and ``star2`` (*-minimax, :mod:`.chance`);
+#: of more than two players: ``maxn`` and ``paranoid`` (:mod:`.maxn`).
+ALGORITHMS: tuple[str, ...] = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+ALGORITHMS += ("expectiminimax", "star1", "star2", "maxn", "paranoid")
+
+#: The algorithms for two players taking turns without chance (the alpha-beta engine's).
+TWO_PLAYER_ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
 
 #: The search features a game or a search may ask for: quiescence search past the depth limit
 #: (through :meth:`State.noisy_moves`); killer moves and the history heuristic (the quiet moves
@@ -214,9 +221,20 @@ class SearchOptions:
         """The algorithm asked for, or alpha-beta: recursive when the search cannot go deeper
         than Python's recursion allows (the game is short enough, or a game with an evaluation
         is searched to a depth limit or under a budget: its iterations then stop at
-        :data:`RECURSION_SAFE_PLIES`), else the explicit stack."""
+        :data:`RECURSION_SAFE_PLIES`), else the explicit stack. A game of more than two
+        players gets max^n; a game of chance *-minimax: Star2 to a depth limit or under a
+        budget (its probes pay where the search cannot see the end: benchmarks/chance.py),
+        Star1 to the end of the game (where the table already makes each position one search);
+        expectiminimax when the game ends with payoffs and declares no bounds for them."""
         if self.algorithm is not None:
             return self.algorithm
+        if state.players > 2:
+            return "maxn"
+        if state.has_chance:
+            if state.value_bounds is None and state.numeric_outcomes:
+                return "expectiminimax"
+            limited = limits is not None and (limits.bounded or limits.depth is not None)
+            return "star2" if limited else "star1"
         longest = state.max_plies
         if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
             return "alphabeta"

@@ -11,17 +11,27 @@
 * **A player stopped early** (Ctrl-C before anything was known): the move it plays
   (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
   (:func:`may_take_long`).
+* **Algorithms that are not iterations of the alpha-beta engine** (:data:`RUNNERS`: games of
+  chance, of more than two players): which algorithm may search which game
+  (:func:`check_algorithm`), and the one door both searchers run them through (:func:`run`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
 from ..game import Move, SolveAnswer, SolveRequest, State
-from .options import Limits, SearchOptions
+from .chance import CHANCE_ALGORITHMS
+from .chance import RUNNERS as CHANCE_RUNNERS
+from .chance import meaning_of as chance_meaning
+from .events import Observer
+from .maxn import RUNNERS as MAXN_RUNNERS
+from .maxn import meaning_of as maxn_meaning
+from .options import TWO_PLAYER_ALGORITHMS, Limits, SearchOptions
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import WIN, Score, solve_score, value_from_solve_score
 
@@ -29,10 +39,15 @@ __all__ = [
     "PROBE_NODES",
     "PURPOSES",
     "QUICK_MOVE_SECONDS",
+    "RUNNERS",
+    "Runner",
     "by_solver",
+    "check_algorithm",
     "limits_for",
     "may_take_long",
+    "meaning",
     "move_when_stopped",
+    "run",
     "solve",
     "solver_line",
     "solver_may_answer",
@@ -267,8 +282,10 @@ def solve(
     result = exact(state)
     if not result.exact:
         raise ValueError(unsolved(state))
-    score = solve_score(state, result.score)
-    return (score > 0) - (score < 0) if weak else score
+    if weak:  # the sign needs no solve convention (a game without max_plies has none)
+        value = result.score.value
+        return (value > 0) - (value < 0)
+    return solve_score(state, result.score)
 
 
 # --- how long a search runs ------------------------------------------------------------------
@@ -357,3 +374,72 @@ def may_take_long(
         return state.solver_value(quick) is None
     return not search(state, Limits(nodes=PROBE_NODES)).exact
 
+
+# --- algorithms that are not iterations of the alpha-beta engine -----------------------------
+
+#: A search that is not an iteration of the alpha-beta engine:
+#: ``runner(state, limits, options, analyze, stop)`` yields a
+#: :class:`~.result.SearchResult` after every completed iteration (the last one is the
+#: answer), under the limits the searcher's checks and this module's policy gave. A runner
+#: whose ``observes`` attribute is True also takes ``observer=`` (see :mod:`.events`); one
+#: whose ``shares_table`` is True takes ``table=``, the searcher's table, kept between its
+#: searches of the same game as the alpha-beta engine keeps it.
+Runner = Callable[..., Iterator[SearchResult]]
+
+#: The runners by algorithm: both searchers (and so the command line and the web page) run an
+#: algorithm named here through :func:`run` instead of the alpha-beta engine.
+RUNNERS: dict[str, Runner] = {**CHANCE_RUNNERS, **MAXN_RUNNERS}
+
+
+def check_algorithm(state: State, algorithm: str) -> None:
+    """Refuse, before it starts, an algorithm that cannot search ``state``'s game: the
+    alpha-beta engine's on a game of chance (it would take chance for a player) or of more
+    than two players; expectiminimax and *-minimax on more than two players."""
+    if algorithm in TWO_PLAYER_ALGORITHMS:
+        if state.has_chance:
+            raise ValueError(
+                f"{algorithm} cannot search a game of chance (it would take the dice for a "
+                "player): use expectiminimax, star1 or star2"
+            )
+        if state.players > 2:
+            raise ValueError(
+                f"{algorithm} searches games of two players; this one has {state.players}: "
+                "use maxn or paranoid"
+            )
+    if algorithm in CHANCE_ALGORITHMS and state.players > 2:
+        raise ValueError(
+            f"{algorithm} searches games of two players; this one has {state.players}: use "
+            "maxn or paranoid (both take the expectation at chance nodes)"
+        )
+
+
+def run(
+    algorithm: str,
+    state: State,
+    limits: Limits,
+    options: SearchOptions,
+    analyze: bool,
+    stop: threading.Event | None,
+    observer: Observer | None = None,
+    table: Any = None,
+) -> Iterator[SearchResult]:
+    """The results of ``algorithm``'s runner (:data:`RUNNERS`) on ``state``: the one door
+    for both searchers. An observed search needs a runner that emits events; ``table`` (a
+    searcher's :class:`~.table.TranspositionTable`) goes to a runner that shares one."""
+    runner = RUNNERS[algorithm]
+    extra: dict[str, Any] = {}
+    if observer is not None:
+        if not getattr(runner, "observes", False):
+            raise ValueError(f"{algorithm} emits no search events: search without an observer")
+        extra["observer"] = observer
+    if table is not None and getattr(runner, "shares_table", False):
+        extra["table"] = table
+    return runner(state, limits, options, analyze, stop, **extra)
+
+
+def meaning(state: State, algorithm: str) -> str:
+    """What the values of a search of ``state`` by ``algorithm`` (one of :data:`RUNNERS`)
+    mean (see :data:`.score.MEANINGS`)."""
+    if algorithm in CHANCE_ALGORITHMS:
+        return chance_meaning(state)
+    return maxn_meaning(state, algorithm)

@@ -46,6 +46,14 @@ class SearchResult:
     and choose the one to play; a value to show is the pair (see
     :func:`unbeatable.report.describe`). Both are None when nothing is open, and always for a
     depth-limited search (its heuristic values are estimates, not bounds).
+
+    A search of a game of chance or of more than two players (expectiminimax, *-minimax,
+    max^n, paranoid) gives numbers: ``score.meaning`` says what they mean (an expected score,
+    an expected payoff, max^n's payoff, the payoff the paranoid search guarantees).
+    ``values`` then holds the position's value to every player, by player (max^n's vector;
+    for two players ``v, -v``), and ``move_values`` each analyzed move's. At a chance node
+    (a roll to come) ``move`` is None and ``best_moves`` empty: the score is the expectation
+    over the outcomes, whose values ``move_scores`` holds.
     """
 
     move: Move | None
@@ -66,6 +74,8 @@ class SearchResult:
     evaluations: int = 0
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
+    values: tuple[float, ...] | None = None
+    move_values: Mapping[Move, tuple[float, ...]] | None = None
     #: The position searched (for its notation and picture; not compared).
     state: State | None = field(default=None, compare=False, repr=False)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -26,8 +27,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..games import get_game, registered
+from ..games import get_game, loaded_games, registered
 from ..messages import cut
+from ..players import parse_player
 from ..search import policy
 from ..steps import VIEWS
 from ..tree import TREE_ALGORITHMS
@@ -43,6 +45,7 @@ from .inputs import (
     opponent_of,
     optional_int,
     position_of,
+    searchable,
     timeout_of,
     unfinished,
 )
@@ -184,6 +187,8 @@ class Api:
                 found.append(describe_unavailable(name, summary, " ".join(str(missing).split())))
                 continue
             found.append(describe_game(name, summary, game))
+        for name, game in loaded_games().items():  # the server's --game and entry points
+            found.append(describe_game(name, getattr(game, "summary", name), game))
         return JSONResponse({"games": found, "cap": self.cap})
 
     async def position(self, request: Request) -> Response:
@@ -200,6 +205,7 @@ class Api:
             where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
         )
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
         if cached is not None:
@@ -228,6 +234,10 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         opponent = opponent_of(query, self.cap)
+        if not where.state.is_chance:  # a roll needs no player
+            player = parse_player(opponent, random.Random(0))
+            chosen = getattr(getattr(player, "searcher", None), "algorithm", None)
+            searchable(where, chosen, "opponent", opponent)
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
         job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
@@ -238,6 +248,15 @@ class Api:
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
         algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        state = where.state
+        if state.has_chance or state.players > 2:
+            kind = "chance" if state.has_chance else f"{state.players} players"
+            raise BadInput(
+                f"{where.game.spec} is a game of {kind}: the tree view draws the alpha-beta "
+                "family's trees of two players without chance (analyze it instead)",
+                "game",
+                where.game.spec,
+            )
         hints = flag_of(query, "hints")
         textbook = flag_of(query, "textbook")
         if hints and textbook:
@@ -277,6 +296,7 @@ class Api:
         depth = optional_int(query, "depth", 1, 40)
         workers = optional_int(query, "workers", 1, MAX_WORKERS) or 2
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         timeout = timeout_of(query, self.cap)
         job = Job(
             "parallel",

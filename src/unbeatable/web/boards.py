@@ -8,8 +8,13 @@
   from and to squares, promotion piece and SAN, the last move, the king in check and how the
   game ended (checkmate, stalemate, the 50-move rule, threefold repetition, insufficient
   material).
-* ``list``: any other game (a user's own, registered in Python): its picture as text, and the
-  legal moves as buttons.
+* ``list``: any other game (a user's own, registered in Python or served with ``--game``, the
+  bear-off race, Shut the Box): its picture as text, and the legal moves as buttons.
+
+A game of chance or of more players is described the same way, with more: how many players
+(``players``) and who made each move (``movers``: a player's index, or None for a roll), and
+where the dice are to roll, every outcome with its probability (``chance``), so that the page
+can roll them (or ask the server to) and show the last roll (``rolled``).
 
 Every description also holds the legal moves in the game's notation and as people read them
 (:meth:`~unbeatable.game.State.move_label`: SAN for chess), the moves played so far likewise,
@@ -22,6 +27,7 @@ from typing import Any
 
 from ..game import FIRST, Game, State, player_name
 from ..games import MNK, Connect4, Connect4State, MNKState, SubtractionState
+from ..games.mnk import MARKS, MNKPartyState
 from ..games.subtraction import Subtraction
 from .inputs import Position, is_chess
 
@@ -37,11 +43,15 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         "name": name,
         "spec": game.spec,
         "summary": summary,
-        "params": [{"name": p, "default": game.params.get(p)} for p in params],
+        "params": [
+            {"name": p, "default": game.params.get(p, getattr(game, p, None))} for p in params
+        ],
         "board": _kind(game),
         "available": True,
         # a game too large to solve: how long its opponent thinks a move (the library's time)
         "move_time": game.initial().thinking_time("move"),
+        "players": game.initial().players,
+        "chance": game.initial().has_chance,
     }
 
 
@@ -92,9 +102,15 @@ def describe_position(where: Position) -> dict[str, Any]:
         "legal": [state.move_text(m) for m in legal],
         "legal_labels": [state.move_label(m) for m in legal],
         "picture": game.picture(state),
+        "players": state.players,
+        "movers": list(where.movers),
+        "chance": _chance(state),
+        "rolled": _rolled(where),
     }
     if isinstance(game, MNK) and isinstance(state, MNKState):
         data["board"] = _grid(game, state)
+    elif isinstance(game, MNK) and isinstance(state, MNKPartyState):
+        data["board"] = _party_grid(game, state)
     elif isinstance(game, Connect4) and isinstance(state, Connect4State):
         data["board"] = _columns(game, state)
     elif isinstance(state, SubtractionState):
@@ -104,6 +120,27 @@ def describe_position(where: Position) -> dict[str, Any]:
     else:
         data["board"] = {"kind": "list"}
     return data
+
+
+def _chance(state: State) -> list[dict[str, Any]] | None:
+    """Where the dice are to roll: every outcome, as a move and as people read it, with its
+    probability; else None."""
+    if not state.is_chance:
+        return None
+    return [
+        {"move": state.move_text(m), "label": state.move_label(m), "probability": float(p)}
+        for m, p in state.chance_outcomes()
+    ]
+
+
+def _rolled(where: Position) -> str | None:
+    """The last roll of the dice, as people read it, while it is the turn it was rolled for
+    (no player has moved since); else None."""
+    for mover, label in zip(reversed(where.movers), reversed(where.labels), strict=False):
+        if mover is None:
+            return label
+        return None
+    return None
 
 
 def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
@@ -131,6 +168,37 @@ def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
         "cells": cells,
         "cell_moves": cell_moves,
         "win": win,
+    }
+
+
+def _party_grid(game: MNK, state: MNKPartyState) -> dict[str, Any]:
+    """The grid of an m,n,k game of more players: each cell its player's mark (``x``, ``o``,
+    ``v``, ...) or ``""``; the winner's line."""
+    outcome = state.outcome()
+    cells: list[list[str]] = []
+    cell_moves: list[list[str | None]] = []
+    for r in range(game.m):
+        row, row_moves = [], []
+        for c in range(game.n):
+            index = r * game.n + c
+            mark = state.mark(index)
+            row.append("" if mark == "." else mark)
+            row_moves.append(None if mark != "." or outcome else state.move_text(index))
+        cells.append(row)
+        cell_moves.append(row_moves)
+    line = 0
+    if outcome is not None and outcome.winner is not None:
+        stones = state.stones[outcome.winner]
+        line = next((w for w in game.lines if stones & w == w), 0)
+    win = [[r, c] for r in range(game.m) for c in range(game.n) if line >> (r * game.n + c) & 1]
+    return {
+        "kind": "grid",
+        "rows": game.m,
+        "cols": game.n,
+        "cells": cells,
+        "cell_moves": cell_moves,
+        "win": win,
+        "marks": list(MARKS[: game.players]),
     }
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
-from ..players import AIPlayer, parse_player
+from ..players import AIPlayer, parse_player, roll
 from ..report import analyze as run_analysis
 from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
@@ -88,10 +88,15 @@ def with_labels(report: dict[str, Any], state: State, pv: Sequence[Move]) -> dic
 
 
 def choose(job: Job) -> dict[str, Any]:
-    """The opponent's move (a player spec of ``unbeatable match``) and its search's report."""
+    """The opponent's move (a player spec of ``unbeatable match``) and its search's report;
+    where the dice are to roll, a roll (drawn with the request's seed), with ``roll`` true."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     rng = random.Random(job.seed)
+    if state.is_chance:  # the dice roll: for the AI and for people alike
+        move = roll(state, rng)
+        return {"move": state.move_text(move), "label": state.move_label(move), "report": None,
+                "roll": True}
     player = parse_player(job.opponent, rng)
     if not isinstance(player, AIPlayer):
         move = player.choose(state)

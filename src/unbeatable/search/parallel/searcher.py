@@ -17,10 +17,12 @@ from .. import policy
 from ..deepening import Root, Searching, check_state, deepen, renamed
 from ..driver import Searcher
 from ..events import Observer
+from ..numeric import deepen as numeric_deepen
 from ..options import Limits, SearchOptions
 from ..pv import complete_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score
+from .numeric import ParallelNumericRoot
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
 from .split import Run, Totals
 from .worker import Task, TaskConfig, TaskStats
@@ -151,6 +153,9 @@ class ParallelSearcher(Searching):
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
+        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+            yield from self._numeric(state, limits, algorithm, analyze, stop)
+            return
         if policy.hands_back(options, state, limits):
             # A time or node budget is the game's solver's to honour, as in a serial search:
             # the solver (its own threads) answers in this process, cut short with bounds.
@@ -180,6 +185,34 @@ class ParallelSearcher(Searching):
             raise
         finally:
             run.drain()
+
+    def _numeric(
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
+        stop: threading.Event | None,
+    ) -> Iterator[SearchResult]:
+        """A search of a game of chance or of more players: the root's moves (or outcomes)
+        split over the workers, one task each (see :mod:`.numeric`)."""
+        start = time.perf_counter()
+        self.task_log = []
+        root = ParallelNumericRoot(
+            self._pool,
+            TaskConfig(self._session, self.options, algorithm),
+            state,
+            self.options,
+            deadline=start + limits.time if limits.time is not None else None,
+            max_nodes=limits.nodes,
+            stop=stop,
+            task_log=self.task_log,
+            start=start,
+        )
+        meaning = policy.meaning(state, algorithm)
+        try:
+            yield from numeric_deepen(
+                state, limits, self.options, root, algorithm, meaning, start, analyze
+            )
+        except (KeyboardInterrupt, WorkerLostError):
+            self._pool.abort()
+            raise
 
     def presearches(self, state: State, depth: int, analyze: bool) -> bool:
         """Whether a single depth-limited search first searches :data:`PRESEARCH_PLIES`
