@@ -56,7 +56,9 @@ $(VENV)/.installed-bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,peers]'
 	touch $@
 
+# a compiled game (connect4, chess) builds its kernels first, with a progress line, once
 play: $(VENV)/.installed-run
+	$(BIN)/unbeatable warm $(GAME)
 	$(BIN)/unbeatable play $(GAME)
 
 # the web page on http://127.0.0.1:8000 (HOST=0.0.0.0 PORT=8080 to change; see docs/web.md)

@@ -111,6 +111,8 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["mpi", "/no/such/hosts"], "", "/no/such/hosts"),
     (["mpi", "hosts", "--timeout", "0"], "", "0"),
     (["mpi", "hosts", "--ranks", "many"], "", "many"),
+    (["warm", "checkers"], "", "checkers"),
+    (["warm", "connect4", "--fast"], "", "--fast"),
 ]
 
 

@@ -440,6 +440,12 @@ class State(ABC):
         """
         return None
 
+    def warm_up(self) -> None:
+        """Load in this process what searching this game needs and is slow to load (a
+        compiled solver's kernels). A parallel searcher calls it before it forks its worker
+        processes from this one, so that each starts with it. The default does nothing."""
+        return None
+
     def solver_value(self, request: SolveRequest) -> int | None:
         """This unfinished position's exact value (solve convention; with ``request.weak`` only
         its sign counts) from the game's own solver, or None when it has none or a budget in

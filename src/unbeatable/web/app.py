@@ -17,7 +17,7 @@ import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -58,6 +58,9 @@ log = logging.getLogger("unbeatable.web")
 
 #: Seconds a client is told to wait after a 503.
 RETRY_AFTER = 2
+
+#: At most this many seconds a client is told to wait while a game's kernels are loaded.
+RETRY_AFTER_WARMING = 5
 
 #: Finished analyses kept to answer the same question again at once.
 CACHE_SIZE = 1024
@@ -136,7 +139,19 @@ class Api:
         return found if isinstance(found, Response) else JSONResponse(found)
 
     async def run(self, job: Job, timeout: float) -> Any:
-        """Run ``job`` in the pool; its data, or the error response."""
+        """Run ``job`` in the pool; its data, or the error response (503 "warming up" while
+        the game's compiled kernels are still being loaded: see :meth:`.JobPool.warming`)."""
+        warming = self.pool.warming(job.game)
+        if warming is not None:
+            title, left = warming
+            wait = max(1, min(RETRY_AFTER_WARMING, round(left)))
+            body = {
+                "error": f"warming up: loading {title} (building it the first time after an "
+                f"install: about {left:.0f} s more); try again in {wait} s",
+                "parameter": "game",
+                "text": job.game,
+            }
+            return JSONResponse(body, status_code=503, headers={"Retry-After": str(wait)})
         try:
             return await self.pool.run(job, timeout)
         except Overloaded:
@@ -306,6 +321,9 @@ class Api:
                 "cap": self.cap,
                 "cached": len(self.cache),
                 "cache_hits": self.cache_hits,
+                "warming": sorted(
+                    name for name in registered() if pool.warming(name) is not None
+                ),
             }
         )
 
@@ -348,12 +366,12 @@ def create_app(
     queue: int | None = None,
     cap: float = DEFAULT_CAP,
     pool: JobPool | None = None,
-    warm: bool = True,
+    warm: bool | Literal["background"] = True,
 ) -> Starlette:
     """The app. ``workers`` search processes, at most ``queue`` requests waiting for one
     (default: 4 per worker), ``cap`` seconds at most per search. The pool is forked when the
     app starts (its lifespan) and stopped when it ends; ``warm``: load the compiled solvers
-    before forking it (see :meth:`.JobPool.start`)."""
+    before forking it, or ``"background"``: while serving (see :meth:`.JobPool.start`)."""
     pool = pool or JobPool(workers, 4 * workers if queue is None else queue)
     api = Api(pool, cap)
 

@@ -176,7 +176,7 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
 
     from .app import create_app
 
-    app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
+    app = create_app(args.workers, queue=args.queue, cap=args.time_cap, warm="background")
     pool = app.state.pool
 
     signals: list[int] = []
@@ -243,10 +243,13 @@ def launch(
     host: str = "127.0.0.1",
     games: Sequence[str] = (),
     cwd: str | None = None,
+    ready: bool = True,
 ) -> subprocess.Popen[str]:
     """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process (in the
     directory ``cwd``, with ``--game`` for each of ``games``), and return it once the health
-    check answers (for tests and benchmarks; stop it with SIGINT)."""
+    check answers (for tests and benchmarks; stop it with SIGINT); ``ready``: and says no game
+    is warming up any more (the compiled games answer)."""
+    import json
     import time
     import urllib.request
 
@@ -274,8 +277,9 @@ def launch(
             raise RuntimeError(f"the server exited: {stop(process)}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if r.status == 200:
+                if r.status == 200 and not (ready and json.load(r).get("warming")):
                     return process
+                time.sleep(0.1)
         except OSError:
             time.sleep(0.1)
     process.kill()

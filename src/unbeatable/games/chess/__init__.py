@@ -8,6 +8,7 @@ MIT. Too large to solve: the search looks a few moves ahead, judges positions wi
 from __future__ import annotations
 
 from ...game import Game
+from . import warm as warm  # registers the compiled core with unbeatable warm
 
 __all__ = ["chess_game"]
 

@@ -20,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ...game import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from ...kernels import watch
 from . import _fen, _make, _movegen, _notation, _rules
-from ._cache import drop_stale_cache
+from ._cache import KERNELS, drop_stale_cache
 from ._tables import (
     BISHOP,
     EMPTY,
@@ -51,6 +52,7 @@ def _count(bits: int) -> int:
 
 
 drop_stale_cache()  # before any kernel runs: a cache of other kernel sources would run them
+watch(KERNELS)  # a build of the kernels (on their first calls) is said at once
 
 __all__ = [
     "START_FEN",
