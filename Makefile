@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium serve
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium stockfish serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,web]'
 	@$(MAKE) --no-print-directory graphviz
 	@$(MAKE) --no-print-directory chromium
+	@$(MAKE) --no-print-directory stockfish
 	touch $@ $(VENV)/.installed-run
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
@@ -36,6 +37,14 @@ chromium:
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1; } \
 	  || echo "Chromium not installed: the browser tests of the web page (tests/test_web_browser.py) skip"
+
+# Debian's Stockfish plays the chess tests' games against a real engine (a short UCI game, the
+# rules' differential test); where it cannot be installed, those tests are skipped and say so.
+stockfish:
+	@{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq stockfish) >/dev/null 2>&1; } \
+	  || echo "Stockfish not installed: the chess tests that play against it skip"
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'

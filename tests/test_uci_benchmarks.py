@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = f"{sys.executable} -m unbeatable.uci"

@@ -23,6 +23,7 @@ from .search.deepening import Searching
 __all__ = [
     "SCHEMA",
     "Analysis",
+    "LineReport",
     "MoveReport",
     "Report",
     "ScoreReport",
@@ -125,6 +126,17 @@ class MoveReport:
 
 
 @dataclass(frozen=True)
+class LineReport:
+    """One of the best lines (a game's own searcher's MultiPV): its moves and its score."""
+
+    pv: tuple[str, ...]
+    score: ScoreReport
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pv": list(self.pv), "score": self.score.to_json()}
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything a front end shows about one analysis, in the game's own notation."""
 
@@ -145,9 +157,12 @@ class Report:
     complete: bool
     interrupted: bool
     algorithm: str
+    #: the best lines, best first (empty when the search gave only ``pv``)
+    lines: tuple[LineReport, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data, valid against :data:`SCHEMA`."""
+        lines = {"lines": [line.to_json() for line in self.lines]} if self.lines else {}
         return {
             "game": self.game,
             "position": self.position,
@@ -165,6 +180,7 @@ class Report:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "algorithm": self.algorithm,
+            **lines,
         }
 
 
@@ -282,6 +298,10 @@ def build_report(
         complete=result.complete and not interrupted,
         interrupted=interrupted,
         algorithm=result.algorithm,
+        lines=tuple(
+            LineReport(line_text(state, line.pv), ScoreReport.of(state, line.score))
+            for line in result.lines
+        ),
     )
 
 

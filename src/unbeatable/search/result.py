@@ -15,6 +15,7 @@ from .score import WIN_MIN, Score
 __all__ = [
     "UNLIMITED",
     "Counters",
+    "Line",
     "SearchInterrupted",
     "SearchResult",
     "build_result",
@@ -24,6 +25,19 @@ __all__ = [
 
 #: The depth of a search with no depth limit.
 UNLIMITED = 1 << 29
+
+
+@dataclass(frozen=True)
+class Line:
+    """One of a search's best lines: the ``score`` of its first move (from the view of the
+    side to move at the root) and its moves (``pv``)."""
+
+    score: Score
+    pv: tuple[Move, ...]
+
+    @property
+    def move(self) -> Move:
+        return self.pv[0]
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,10 @@ class SearchResult:
     and choose the one to play; a value to show is the pair (see
     :func:`unbeatable.report.describe`). Both are None when nothing is open, and always for a
     depth-limited search (its heuristic values are estimates, not bounds).
+
+    ``lines``: the best moves' lines, best first, each with its score (a game's own searcher's
+    MultiPV: :attr:`~.options.SearchOptions.multipv` of them, every move's when analyzing);
+    empty when the searcher gave only ``pv``.
     """
 
     move: Move | None
@@ -65,6 +83,7 @@ class SearchResult:
     evaluations: int = 0
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
+    lines: tuple[Line, ...] = ()
 
     @property
     def nodes_per_second(self) -> float:

@@ -299,6 +299,8 @@ function clearAnalysis() {
   $("ai-note").textContent = "";
   clear(document.querySelector("#scores tbody"));
   clear($("pv"));
+  clear($("lines"));
+  $("lines").hidden = true;
   clear($("figures"));
   $("analysis-note").textContent = "";
   $("pv-play").disabled = true;
@@ -323,6 +325,14 @@ function showAnalysis(report) {
   $("pv").textContent = chess ? chessLine(page.position, report.pv_labels || report.pv) : report.pv.join(" ");
   $("pv").title = report.pv.join(" ");
   $("pv-play").disabled = !report.pv.length;
+  // a game's own searcher's best lines (chess: up to three, each with its score)
+  clear($("lines"));
+  const lines = report.lines_labels || [];
+  $("lines").hidden = !chess || !lines.length;
+  lines.forEach((line, index) => {
+    const item = html("li", {}, $("lines"), `${chessScore(report.lines[index].score)} ${chessLine(page.position, line)}`);
+    item.title = report.lines[index].pv.join(" ");
+  });
   if (chess) {
     const within = report.complete ? "" : ` within ${report.seconds.toFixed(1)} s`;
     $("analysis-note").textContent = `${colourName(report.to_move)} to move: ${chessScore(report.score)} (${report.exact ? "exact" : `pawns, depth ${report.depth}${within}`})`;
