@@ -19,7 +19,9 @@ Usage (from the repository root)::
 load average when it ended) after a first line of the match's settings: run the same command
 again and the match resumes after the last recorded game (a match with other settings is
 refused), so a long match can run across sittings; the report counts every recorded game.
-``--report`` prints the report of a record without playing.
+``--report`` prints the report of a record without playing. ``--nodes N`` plays every move to
+N nodes instead of on clocks (fixed-node matches, to decide an evaluation term without the
+machine's load in the result).
 
 Protocol: both engines are whole processes speaking UCI through python-chess's client, each
 with its own clock: ``--base`` seconds plus ``--inc`` a move, sent as ``go wtime btime winc
@@ -156,9 +158,10 @@ class Player(Engine):
 
 def play(
     white: Player, black: Player, opening: str, base: float, inc: float, max_plies: int,
-    clocks: Clocks, number: int,
+    clocks: Clocks, number: int, nodes: int | None = None,
 ) -> Result:
-    """One game from ``opening`` on both clocks."""
+    """One game from ``opening`` on both clocks (or, with ``nodes``, each move searched to
+    that many nodes: no clock, nothing lost on time)."""
     board = chess.Board()
     for move in opening.split():
         board.push_uci(move)
@@ -177,7 +180,7 @@ def play(
         limit = chess.engine.Limit(
             white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
             white_inc=inc, black_inc=inc,
-        )
+        ) if nodes is None else chess.engine.Limit(nodes=nodes)
         start = time.perf_counter()
         try:
             played = player.engine.play(board, limit, game=game, info=chess.engine.INFO_BASIC)
@@ -189,7 +192,8 @@ def play(
                 return Result(other.name, TIME, board, f"{player.name} by {late:.3f} s")
             return Result(other.name, ERROR, board, f"{player.name}: {type(err).__name__}: {err}")
         spent = time.perf_counter() - start
-        clock[side] -= spent
+        if nodes is None:
+            clock[side] -= spent
         depth = played.info.get("depth")
         clocks.record(
             player.name, spent, clock[side], depth if isinstance(depth, int) else None,
@@ -309,6 +313,9 @@ def main() -> None:
     parser.add_argument("--base", type=float, default=2.0, help="seconds on each clock")
     parser.add_argument("--inc", type=float, default=0.1, help="seconds added after each move")
     parser.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw here")
+    parser.add_argument(
+        "--nodes", type=int, default=None, help="every move searched to N nodes (no clocks)"
+    )
     parser.add_argument("--pgn", type=Path, default=None, help="write the games here")
     parser.add_argument(
         "--record", type=Path, default=None, help="keep every game here; resume from it"
@@ -328,6 +335,8 @@ def main() -> None:
         "opponent": args.opponent, "options": theirs, "ours": args.ours, "our_options": mine,
         "base": args.base, "inc": args.inc, "max_plies": args.max_plies,
     }  # fmt: skip
+    if args.nodes is not None:
+        settings["nodes"] = args.nodes
     record = Record(args.record, settings)
     if args.report:
         summarize(record.games, args.sprt)
@@ -339,9 +348,12 @@ def main() -> None:
     other.name = other_name if other_name != US else f"{US} (opponent)"
     described = "".join(f" {name}={value}" for name, value in theirs.items())
     our_settings = "".join(f" {name}={value}" for name, value in mine.items())
+    pace = f"{args.base:g} s + {args.inc:g} s a move" if args.nodes is None else (
+        f"{args.nodes} nodes a move"
+    )
     print(
         f"{US}{our_settings} vs {other.name}{described}: {args.games} games at "
-        f"{args.base:g} s + {args.inc:g} s a move, openings of four plies, colours alternating, "
+        f"{pace}, openings of four plies, colours alternating, "
         f"draw at {args.max_plies} plies"
         + (f", SPRT {args.sprt[0]:g} vs {args.sprt[1]:g} Elo" if args.sprt else ""),
         flush=True,
@@ -360,7 +372,8 @@ def main() -> None:
             white, black = (ours, other) if we_are_white else (other, ours)
             started = time.time()
             result = play(
-                white, black, opening, args.base, args.inc, args.max_plies, clocks, number + 1
+                white, black, opening, args.base, args.inc, args.max_plies, clocks, number + 1,
+                args.nodes,
             )
             score = 1.0 if result.winner == US else 0.5 if result.winner is None else 0.0
             record.add(
