@@ -98,6 +98,12 @@ def test_threads_and_multipv_are_real() -> None:
     assert best_move(lines) == last[0][last[0].index("pv") + 1]
 
 
+def test_readyok_comes_once_the_kernels_are_built() -> None:
+    session = UCISession(io.StringIO())
+    assert talk("isready", session=session) == ["readyok"]
+    assert not session.warm.is_alive()  # the compiled engine is ready for the first go
+
+
 def test_go_perft_prints_each_root_move_and_the_total() -> None:
     lines = talk("position startpos moves e2e4", "go perft 3")
     board = chess.Board()

@@ -619,6 +619,27 @@ def test_every_chess_search_is_time_limited_and_speaks_san(client: TestClient) -
     assert mate["labels"]["d8h4"] == "Qh4#" and mate["pv_labels"] == ["Qh4#"]
 
 
+def test_a_chess_analysis_shows_the_engines_best_lines(client: TestClient) -> None:
+    chess = needs_chess()
+    moves = "e2e4,e7e5,g1f3"
+    report = client.get(
+        "/api/analyze", params={"game": "chess", "moves": moves, "depth": "4"}
+    ).json()
+    assert report["algorithm"] == "searcher" and report["depth"] == 4
+    board = chess.Board()
+    for uci in moves.split(","):
+        board.push_uci(uci)
+    assert {line["pv"][0] for line in report["lines"]} == {m.uci() for m in board.legal_moves}
+    values = [line["score"]["value"] for line in report["lines"]]
+    assert values == sorted(values, reverse=True) and report["lines"][0]["pv"] == report["pv"]
+    assert len(report["lines_labels"]) == 3
+    for line, labels in zip(report["lines"], report["lines_labels"], strict=False):
+        replay = board.copy()
+        for uci, san in zip(line["pv"], labels, strict=True):
+            assert replay.san(chess.Move.from_uci(uci)) == san
+            replay.push_uci(uci)
+
+
 def test_the_parallel_view_of_chess_is_time_limited(client: TestClient) -> None:
     needs_chess()
     params = {"game": "chess", "moves": "e2e4,e7e5", "depth": "30", "workers": "2"}
