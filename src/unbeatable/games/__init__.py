@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..game import Game
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
+from .leaves import Leaves, LeavesState, leaves
 from .mnk import MNK, MNKState, mnk
 from .subtraction import Subtraction, SubtractionState
 
@@ -23,6 +24,8 @@ __all__ = [
     "MNK",
     "Connect4",
     "Connect4State",
+    "Leaves",
+    "LeavesState",
     "MNKState",
     "Subtraction",
     "SubtractionState",
@@ -43,19 +46,29 @@ class _Entry:
     factory: Callable[..., Game]
     params: tuple[str, ...]
     summary: str
+    text: bool = False
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
 def register(
-    name: str, factory: Callable[..., Game], params: tuple[str, ...] = (), summary: str = ""
+    name: str,
+    factory: Callable[..., Game],
+    params: tuple[str, ...] = (),
+    summary: str = "",
+    *,
+    text: bool = False,
 ) -> None:
     """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
-    the order a positional spec (``mnk:4,4,4``) gives them."""
+    the order a positional spec (``mnk:4,4,4``) gives them. ``text``: the game takes one
+    parameter, a text: everything after ``name:`` (or after ``name:PARAM=``) is handed to the
+    factory as it is (``leaves:[[3,5],[6,[9,1]]]``)."""
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
-    _REGISTRY[name] = _Entry(name, factory, params, summary)
+    if text and len(params) != 1:
+        raise ValueError(f"a game given as text takes one parameter, not {params!r}")
+    _REGISTRY[name] = _Entry(name, factory, params, summary, text)
 
 
 def registered() -> dict[str, str]:
@@ -77,6 +90,15 @@ def get_game(spec: str, **params: int) -> Game:
             f"unknown game {spec!r}: choose one of {', '.join(sorted(_REGISTRY))}"
         )
     given = dict(params)
+    if entry.text and rest.strip():
+        key = entry.params[0]
+        body = rest.strip()
+        if body.startswith(key + "="):
+            body = body[len(key) + 1 :]
+        try:
+            return entry.factory(body)
+        except (TypeError, ValueError) as err:
+            raise UnknownGameError(str(err)) from None
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
@@ -114,3 +136,10 @@ register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
 register("chess", chess_game, (), "chess (our own compiled rules and engine)")
+register(
+    "leaves",
+    leaves,
+    ("tree",),
+    "your own textbook tree: lists are MAX and MIN nodes in turn, numbers are leaves",
+    text=True,
+)

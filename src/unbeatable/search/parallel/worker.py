@@ -79,6 +79,7 @@ class TaskStats:
     worker: int  #: the worker's process id (MPI: the process id on its host)
     sent: float = math.nan  #: when the task was sent, in seconds from the search's start
     moves: tuple[str, ...] = ()  #: the task's position: its moves from the root, in notation
+    iteration: int = 0  #: the depth of the iteration it belongs to (0: not a split search's)
 
 
 @dataclass(frozen=True)
