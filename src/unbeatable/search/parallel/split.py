@@ -326,6 +326,8 @@ class Run:
                 sent,
                 moves,
                 self.depth,
+                report.host,
+                report.rank,
             )
         )
 
