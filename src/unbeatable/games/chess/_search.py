@@ -66,6 +66,16 @@ INF = MATE + 1
 ABORTED = 40_000  # beyond every score
 MAX_QUIETS = 64  # quiet moves remembered per ply for the history's penalty
 
+# pruning near the leaves (non-PV nodes, not in check; ``depth`` is the plies left)
+RFP_DEPTH = 6  # reverse futility: return the evaluation when it exceeds beta by
+RFP_MARGIN = 80  # RFP_MARGIN * depth
+PRUNING = True  # late move and futility pruning of quiet moves that give no check:
+LMP_DEPTH = 4  # after 3 + depth^2 moves, at depth <= LMP_DEPTH;
+FUTILITY_DEPTH = 5  # when the evaluation + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+FUTILITY_BASE = 60
+FUTILITY_MARGIN = 90
+IIR_DEPTH = 4  # a node without a table move, this deep or more, searches a ply shallower
+
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
@@ -223,6 +233,9 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     ):
                         result = tt_score
             if result == ABORTED:
+                if ply > 0 and not qs and tt_move == 0 and depth >= IIR_DEPTH:
+                    depth -= 1  # no move from the table: a shallower search finds one cheaper
+                    frames[ply, F_DEPTH] = depth
                 frames[ply, F_ALPHA] = alpha
                 frames[ply, F_BETA] = beta
                 frames[ply, F_ALPHA0] = alpha
@@ -249,6 +262,15 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                         frames[ply, F_NEXT] = base
                         frames[ply, F_END] = end
                         frames[ply, F_STAGE] = LOOP
+                elif (
+                    frames[ply, F_PV] == 0
+                    and not check
+                    and depth <= RFP_DEPTH
+                    and beta > -MATE_BOUND
+                    and static < MATE_BOUND
+                    and static - RFP_MARGIN * depth >= beta
+                ):
+                    result = static  # reverse futility: far above beta this close to the leaves
                 elif (
                     frames[ply, F_PV] == 0
                     and not check
@@ -390,9 +412,30 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         quiet = is_quiet(move)
         if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move, gain) < 0:
             continue  # a capture that loses material: not worth a quiescence node
+        prune = (
+            PRUNING
+            and not qs
+            and not pv_node
+            and not check
+            and quiet
+            and frames[ply, F_COUNT] > 0
+            and frames[ply, F_BEST] > -MATE_BOUND
+            and (
+                (depth <= LMP_DEPTH and frames[ply, F_COUNT] >= 3 + depth * depth)
+                or (
+                    depth <= FUTILITY_DEPTH
+                    and alpha < MATE_BOUND
+                    and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                )
+            )
+        )
         make(pos, tab, move, undo, ply)
         keys[n_hist + ply + 1] = pos[P_KEY]
         gives_check = 1 if in_check(pos, tab) else 0
+        if prune and not gives_check:
+            unmake(pos, tab, move, undo, ply)
+            continue  # late move pruning, futility pruning: a quiet move this late or this far
+            # below alpha, near the leaves, is not searched
         count = frames[ply, F_COUNT] + 1
         frames[ply, F_COUNT] = count
         frames[ply, F_MOVE] = move
