@@ -19,17 +19,22 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   capture or pawn move, in the game's history or the search's own line; fifty moves; material
   that cannot mate); mate-distance pruning; a table probe (a cut-off outside PV nodes); at depth
   0 the quiescence search (stand pat, then captures that do not lose material by SEE, all moves
-  when in check); else the static evaluation and null-move pruning (not in check, not in a PV
-  node, with a piece besides pawns, not after another null move: a pass searched ``R = 3 +
-  depth/4 (+ up to 3 by the margin over beta)`` plies shallower with a null window; a fail high
-  prunes the node), then the moves, scored for ordering (``_order``).
+  when in check); else a ply less without a table move at depth ``IIR_DEPTH`` or more (internal
+  iterative reduction), the static evaluation, reverse futility pruning (not in check, not in a
+  PV node: the evaluation itself when it is ``RFP_MARGIN`` a ply above beta at depth
+  ``RFP_DEPTH`` or less) and null-move pruning (not in check, not in a PV node, with a piece
+  besides pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up to 3 by
+  the margin over beta)`` plies shallower with a null window; a fail high prunes the node),
+  then the moves, scored for ordering (``_order``).
 * ``LOOP``: the next move: principal variation search (the first move with the full window,
   the others with a null window and searched again with the full window when they land inside
   it), late move reductions (quiet moves late in the order at depth 3 or more, not in or giving
   check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes and for
   killers, more for moves of bad history; searched again at full depth when they beat alpha),
-  a check extension (a move that gives check is searched a ply deeper). A beta cut-off makes a
-  quiet move a killer and rewards its history.
+  a check extension (a move that gives check is searched a ply deeper); in non-PV nodes not in
+  check, once a move has been searched, quiet moves that give no check are skipped late in the
+  order near the leaves (late move pruning) or when the evaluation is far below alpha
+  (futility pruning). A beta cut-off makes a quiet move a killer and rewards its history.
 * ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
   above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
 """
