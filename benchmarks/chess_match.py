@@ -19,7 +19,8 @@ Usage (from the repository root)::
 load average when it ended) after a first line of the match's settings: run the same command
 again and the match resumes after the last recorded game (a match with other settings is
 refused), so a long match can run across sittings; the report counts every recorded game.
-``--report`` prints the report of a record without playing. ``--nodes N`` plays every move to
+``--report`` prints the report of a record without playing (from its own settings: ``--record
+FILE --report`` alone). ``--nodes N`` plays every move to
 N nodes instead of on clocks (fixed-node matches, to decide an evaluation term without the
 machine's load in the result).
 
@@ -303,7 +304,9 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opponent", required=True, help="the other engine's UCI command")
+    parser.add_argument(
+        "--opponent", help="the other engine's UCI command (not needed with --report)"
+    )
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for it")
     parser.add_argument("--ours", default=None, help="our engine's command")
     parser.add_argument(
@@ -328,6 +331,14 @@ def main() -> None:
         help="stop when an SPRT (5%% errors each way) decides between these Elo differences",
     )  # fmt: skip
     args = parser.parse_args()
+    if args.report:  # the record's own settings: no need to repeat them
+        if args.record is None or not args.record.exists():
+            raise SystemExit("--report wants an existing --record file")
+        lines = args.record.read_text(encoding="utf-8").splitlines()
+        summarize([json.loads(line) for line in lines[1:] if line.strip()], args.sprt)
+        return
+    if args.opponent is None:
+        raise SystemExit("--opponent is needed to play a match")
     if args.games < 1 or args.base <= 0 or args.inc < 0:
         raise SystemExit("--games must be at least 1, --base positive, --inc not negative")
     theirs, mine = parse_options(args.option), parse_options(args.our_option)
@@ -338,9 +349,6 @@ def main() -> None:
     if args.nodes is not None:
         settings["nodes"] = args.nodes
     record = Record(args.record, settings)
-    if args.report:
-        summarize(record.games, args.sprt)
-        return
     ours = Player(US, args.ours.split() if args.ours else OURS, mine)
     other_name = Path(args.opponent.split()[0]).name
     other = Player(other_name, args.opponent.split(), theirs)

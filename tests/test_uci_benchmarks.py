@@ -126,3 +126,27 @@ def test_the_sprt_decides_only_on_enough_evidence() -> None:
     assert match.sprt(300, 200, 100, 0, 20) > high  # a 66% score decides for H1
     assert match.sprt(100, 200, 300, 0, 20) < low
     assert match.decided([{"score": 1.0}] * 200 + [{"score": 0.0}] * 20, [0, 20])
+
+
+def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
+    record = tmp_path / "match.jsonl"
+    settings = {"opponent": "x", "options": {}, "ours": None, "our_options": {}, "base": 1.0,
+                "inc": 0.0, "max_plies": 300}  # fmt: skip
+    game = {"white": "unbeatable", "black": "x", "opening": "e2e4 e7e5 g1f3 b8c6",
+            "winner": "us", "reason": "checkmate", "detail": "", "plies": 40,
+            "seconds": 3.0, "ended": "2026-11-24 18:00:00", "load": [1.0, 1.0, 1.0]}  # fmt: skip
+    lines = [settings, {**game, "game": 1, "score": 1.0}, {**game, "game": 2, "score": 1.0}]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    script = str(ROOT / "benchmarks" / "chess_match.py")
+    done = subprocess.run(
+        [sys.executable, script, "--record", str(record), "--report"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert "+2 =0 -0 of 2" in done.stdout
+    missing = subprocess.run(
+        [sys.executable, script, "--record", str(tmp_path / "none.jsonl"), "--report"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert missing.returncode != 0 and "--report wants an existing --record" in missing.stderr
+    bare = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
+    assert bare.returncode != 0 and "--opponent is needed" in bare.stderr
