@@ -130,8 +130,8 @@ def test_the_sprt_decides_only_on_enough_evidence() -> None:
 
 def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
-    settings: dict[str, object] = {"opponent": "x", "options": {}, "ours": None,
-                                   "our_options": {}, "base": 1.0, "inc": 0.0, "max_plies": 300}  # fmt: skip
+    settings: dict[str, object] = {"opponent": "x", "options": {}, "ours": None}
+    settings.update(our_options={}, base=1.0, inc=0.0, max_plies=300)
     game = {"white": "unbeatable", "black": "x", "opening": "e2e4 e7e5 g1f3 b8c6",
             "winner": "us", "reason": "checkmate", "detail": "", "plies": 40,
             "seconds": 3.0, "ended": "2026-11-24 18:00:00", "load": [1.0, 1.0, 1.0]}  # fmt: skip
