@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium gnubg serve
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium gnubg stockfish serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	@$(MAKE) --no-print-directory graphviz
 	@$(MAKE) --no-print-directory chromium
 	@$(MAKE) --no-print-directory gnubg
+	@$(MAKE) --no-print-directory stockfish
 	touch $@ $(VENV)/.installed-run
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
@@ -46,6 +47,14 @@ gnubg:
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && (apt-get update -qq && apt-get install -y -qq gnubg) >/dev/null 2>&1; } \
 	  || echo "gnubg not installed: the bear-off oracle test (tests/test_bearoff.py) skips"
+
+# Debian's Stockfish plays the chess tests' games against a real engine (a short UCI game, the
+# rules' differential test); where it cannot be installed, those tests are skipped and say so.
+stockfish:
+	@{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq stockfish) >/dev/null 2>&1; } \
+	  || echo "Stockfish not installed: the chess tests that play against it skip"
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import enum
 import math
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -42,6 +43,9 @@ __all__ = [
     "Move",
     "Outcome",
     "Payoff",
+    "SearchAnswer",
+    "SearchLine",
+    "SearchRequest",
     "SolveAnswer",
     "SolveRequest",
     "State",
@@ -248,6 +252,61 @@ class SolveAnswer:
     interrupted: bool = False
 
 
+@dataclass(frozen=True)
+class SearchRequest:
+    """What the search asks of a game's own heuristic searcher (see
+    :meth:`State.searcher_answers`): a search of a game too large to solve, under limits.
+
+    ``depth`` (plies), ``deadline`` (a :func:`time.perf_counter` reading) and ``max_nodes``:
+    stop at the first of them reached (none at all: until ``stop``). ``stop``: an event that,
+    once set from any thread, ends the search as a spent budget does. ``lines``: how many of
+    the best moves get their own line and value (MultiPV; the number of legal moves asks for
+    every move's). ``threads`` and ``table_size`` (entries): what the searcher may use (None:
+    its own defaults). ``memory``: a dictionary the caller keeps from one search to the next
+    (a library searcher's own), where the game's searcher may keep its table and heuristics so
+    that a search starts from what the last one learnt; an empty one starts afresh.
+    """
+
+    depth: int | None = None
+    deadline: float | None = None
+    max_nodes: int | None = None
+    stop: threading.Event | None = field(default=None, compare=False)
+    lines: int = 1
+    threads: int | None = None
+    table_size: int | None = None
+    memory: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SearchLine:
+    """One line of a game's own searcher: its ``moves`` (the first is the root move it
+    scores), and that move's ``value`` from the view of the side to move at the root, on the
+    scale of :meth:`State.evaluate` (chess: centipawns). ``mate``: when the searcher found the
+    game's end along the line, the plies to it, positive when the side to move wins, negative
+    when it loses (``value`` is then the searcher's own and not read); None otherwise."""
+
+    moves: tuple[Move, ...]
+    value: int
+    mate: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    """A game's own searcher's answer after one completed iteration (see
+    :meth:`State.searcher_answers`): its ``lines``, best first (at least one); the ``depth`` of
+    the iteration, the deepest ply reached (``seldepth``), the positions visited so far
+    (``nodes``). ``complete``: this iteration completed (False for the last answer of a search
+    cut short by its limits or ``stop``: it repeats the last completed iteration's lines, or a
+    legal move when none completed); ``interrupted``: Ctrl-C cut it short."""
+
+    lines: tuple[SearchLine, ...]
+    depth: int = 0
+    seldepth: int = 0
+    nodes: int = 0
+    complete: bool = True
+    interrupted: bool = False
+
+
 class State(ABC):
     """A position of a game of perfect information: two players, zero-sum, by default; a game
     may also have chance (dice) and more players.
@@ -269,6 +328,9 @@ class State(ABC):
     * :attr:`has_solver` with :meth:`solver_value`, :meth:`solver_moves` and
       :meth:`solver_line`: a solver of the game's own that answers exact questions faster
       than the generic search.
+    * :attr:`has_searcher` with :meth:`searcher_answers`: a heuristic searcher of the game's
+      own (chess's compiled engine) that answers a search asked for no algorithm, under its
+      limits, faster than the generic search.
 
     Turns need not alternate: a player may move several times in a row (``to_move`` says who
     moves); the search negates a value only where the side to move changes.
@@ -304,6 +366,11 @@ class State(ABC):
     #: search (no depth limit, the default algorithm, no evaluation hook) asks
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
     has_solver: ClassVar[bool] = False
+
+    #: True when the game has a heuristic searcher of its own (:meth:`searcher_answers`):
+    #: then a search that asks for no algorithm, evaluation, move order, features or observer
+    #: is answered by it (a game's own solver, where it answers, comes first).
+    has_searcher: ClassVar[bool] = False
 
     #: True when the game ends with a :class:`Payoff` (numbers) rather than an
     #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
@@ -465,6 +532,14 @@ class State(ABC):
         then follows :meth:`solver_moves` answers). Only called when :attr:`has_solver` is
         True."""
         return None
+
+    def searcher_answers(self, request: SearchRequest) -> Iterator[SearchAnswer]:
+        """The game's own searcher's answers about this unfinished position under ``request``:
+        one after each completed iteration, each with the ``request.lines`` best moves' lines
+        (best first); the last answer is the search's (see :class:`SearchAnswer`). Only called
+        when :attr:`has_searcher` is True. Ctrl-C may end it: the searcher then gives its last
+        answer marked ``interrupted`` rather than raising."""
+        return iter(())
 
     # --- notation -------------------------------------------------------------------------
 

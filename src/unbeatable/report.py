@@ -25,6 +25,7 @@ __all__ = [
     "REPORT_VERSION",
     "SCHEMA",
     "Analysis",
+    "LineReport",
     "MoveReport",
     "Report",
     "ScoreReport",
@@ -156,6 +157,17 @@ class MoveReport:
 
 
 @dataclass(frozen=True)
+class LineReport:
+    """One of the best lines (a game's own searcher's MultiPV): its moves and its score."""
+
+    pv: tuple[str, ...]
+    score: ScoreReport
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pv": list(self.pv), "score": self.score.to_json()}
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything a front end shows about one analysis, in the game's own notation."""
 
@@ -179,9 +191,12 @@ class Report:
     players: int = 2
     #: the dice are to roll: the moves are the outcomes, the score their expectation
     chance: bool = False
+    #: the best lines, best first (empty when the search gave only ``pv``)
+    lines: tuple[LineReport, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data, valid against :data:`SCHEMA`."""
+        lines = {"lines": [line.to_json() for line in self.lines]} if self.lines else {}
         return {
             "version": REPORT_VERSION,
             "game": self.game,
@@ -202,6 +217,7 @@ class Report:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "algorithm": self.algorithm,
+            **lines,
         }
 
 
@@ -337,6 +353,10 @@ def build_report(
         algorithm=result.algorithm,
         players=state.players,
         chance=state.is_chance,
+        lines=tuple(
+            LineReport(line_text(state, line.pv), ScoreReport.of(state, line.score))
+            for line in result.lines
+        ),
     )
 
 

@@ -215,7 +215,7 @@ register(
 )
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
-register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
+register("chess", chess_game, (), "chess (our own compiled rules and engine)")
 register(
     "shutthebox",
     shut_the_box,

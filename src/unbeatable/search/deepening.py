@@ -199,7 +199,8 @@ class Searching(ABC):
         limits = policy.limits_for(state, Limits.of(limits))
         algorithm = self.options.choose_algorithm(state, limits)
         policy.check_algorithm(state, algorithm)
-        check_recursion(state, algorithm, limits)
+        if observer is not None or not policy.uses_searcher(self.options, state):
+            check_recursion(state, algorithm, limits)  # a game's own searcher does not recurse
         return self._iterate(state, limits, algorithm, analyze, stop, observer)
 
     @abstractmethod

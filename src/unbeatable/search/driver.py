@@ -49,6 +49,8 @@ class Searcher(Searching):
         opts = self.options
         self.table = TranspositionTable(opts.entries) if opts.table else None
         self._game: tuple[type, object] | None = None
+        #: What a game's own searcher keeps between searches (its table, its heuristics).
+        self.memory: dict[str, Any] = {}
 
     # The options, as attributes (read-only: make a new searcher to change them).
     algorithm = property(lambda self: self.options.algorithm)
@@ -63,11 +65,14 @@ class Searcher(Searching):
         """Empty the table when ``state`` belongs to another game than the last search's.
 
         Keys need not tell games apart (tic-tac-toe and the 3,3,2 game share theirs); a game
-        is the state's type and its :attr:`State.game`.
+        is the state's type and its :attr:`State.game`. A game's own searcher's memory (its
+        table) is forgotten too.
         """
         game = (type(state), state.game)
-        if self.table is not None and self._game is not None and game != self._game:
-            self.table.clear()
+        if self._game is not None and game != self._game:
+            if self.table is not None:
+                self.table.clear()
+            self.memory.clear()
         self._game = game
 
     def uses_solver(self, state: State) -> bool:
@@ -114,6 +119,11 @@ class Searcher(Searching):
             if result is not None:
                 yield result
                 return
+        if observer is None and policy.uses_searcher(self.options, state):
+            yield from policy.by_searcher(
+                state, self.options, limits, start, analyze, stop, self.memory
+            )
+            return
         step = _SerialStep(self, state, engine, algorithm)
         yield from deepen(state, limits, self.options, step, algorithm, start, analyze)
 

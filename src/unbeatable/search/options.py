@@ -132,7 +132,10 @@ class SearchOptions:
     instead of taking the first in the search's move order. ``iterative``: deepen one ply at a
     time even without a time or node budget (with a budget the search always deepens).
     ``threads`` and ``book``: passed to a game's own solver (threads to use, None for every
-    core; whether to use its opening book or database).
+    core; whether to use its opening book or database); ``threads`` also to a game's own
+    searcher (None: its default, chess's one thread). ``multipv``: how many of the best moves
+    a game's own searcher gives a line and a score when not analyzing (``lines`` of the
+    result; analyzing scores every move).
     """
 
     algorithm: str | None = None
@@ -147,6 +150,7 @@ class SearchOptions:
     threads: int | None = None
     book: bool = True
     features: frozenset[str] | None = None
+    multipv: int = 1
 
     def __post_init__(self) -> None:
         if self.algorithm is not None and self.algorithm not in ALGORITHMS:
@@ -176,6 +180,8 @@ class SearchOptions:
                     f"unknown search feature {unknown[0]!r}: "
                     f"choose from {', '.join(sorted(FEATURES))}"
                 )
+        if not _whole(self.multipv, 1):
+            raise ValueError(f"multipv must be a whole number >= 1, not {self.multipv!r}")
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
         if self.threads is not None and self.threads > max_threads():

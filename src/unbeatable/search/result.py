@@ -16,6 +16,7 @@ from .score import WIN_MIN, Score
 __all__ = [
     "UNLIMITED",
     "Counters",
+    "Line",
     "SearchInterrupted",
     "SearchResult",
     "build_result",
@@ -25,6 +26,19 @@ __all__ = [
 
 #: The depth of a search with no depth limit.
 UNLIMITED = 1 << 29
+
+
+@dataclass(frozen=True)
+class Line:
+    """One of a search's best lines: the ``score`` of its first move (from the view of the
+    side to move at the root) and its moves (``pv``)."""
+
+    score: Score
+    pv: tuple[Move, ...]
+
+    @property
+    def move(self) -> Move:
+        return self.pv[0]
 
 
 @dataclass(frozen=True)
@@ -54,6 +68,9 @@ class SearchResult:
     for two players ``v, -v``), and ``move_values`` each analyzed move's. At a chance node
     (a roll to come) ``move`` is None and ``best_moves`` empty: the score is the expectation
     over the outcomes, whose values ``move_scores`` holds.
+    ``lines``: the best moves' lines, best first, each with its score (a game's own searcher's
+    MultiPV: :attr:`~.options.SearchOptions.multipv` of them, every move's when analyzing);
+    empty when the searcher gave only ``pv``.
     """
 
     move: Move | None
@@ -76,6 +93,7 @@ class SearchResult:
     score_bounds: tuple[Score, Score] | None = None
     values: tuple[float, ...] | None = None
     move_values: Mapping[Move, tuple[float, ...]] | None = None
+    lines: tuple[Line, ...] = ()
     #: The position searched (for its notation and picture; not compared).
     state: State | None = field(default=None, compare=False, repr=False)
 

@@ -183,7 +183,7 @@ class Api:
         for name, summary in registered().items():
             try:
                 game = get_game(name)
-            except ValueError as missing:  # chess without its extra: say what to install
+            except ValueError as missing:  # a game that cannot be made here: say why
                 found.append(describe_unavailable(name, summary, " ".join(str(missing).split())))
                 continue
             found.append(describe_game(name, summary, game))

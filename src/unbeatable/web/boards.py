@@ -56,8 +56,8 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
 
 
 def describe_unavailable(name: str, summary: str, reason: str) -> dict[str, Any]:
-    """A registered game that cannot be made here (chess without its extra): listed, with the
-    reason, so that the page can say what to install."""
+    """A registered game that cannot be made here (a user's game whose module fails to load):
+    listed, with the reason, so that the page can say what is missing."""
     summary = summary.partition(" (parameters: ")[0]
     return {
         "name": name,
@@ -239,26 +239,24 @@ def _columns(game: Connect4, state: Connect4State) -> dict[str, Any]:
 def _chess(state: State, moves: tuple[str, ...]) -> dict[str, Any]:
     """The chess board: squares from a8 to h1 (``"P"`` a white pawn, ``"k"`` the black king,
     ``""`` empty), the legal moves with their squares, the last move, the king in check."""
-    import chess  # loaded already: a chess state exists
-
     from ..games.chess.game import ChessState
 
     assert isinstance(state, ChessState)
-    board = state.board
+    position = state.position
     squares = [
-        [_symbol(board.piece_at(chess.square(file, rank))) for file in range(8)]
+        [position.piece_at(rank * 8 + file) or "" for file in range(8)]
         for rank in range(7, -1, -1)
     ]
     legal = []
     for move in state.legal_moves():
-        assert isinstance(move, chess.Move)
+        text = state.move_text(move)
         legal.append(
             {
-                "move": move.uci(),
-                "from": chess.square_name(move.from_square),
-                "to": chess.square_name(move.to_square),
-                "promotion": None if move.promotion is None else chess.piece_symbol(move.promotion),
-                "san": board.san(move),
+                "move": text,
+                "from": text[:2],
+                "to": text[2:4],
+                "promotion": text[4:] or None,
+                "san": state.move_label(move),
             }
         )
     last = None
@@ -266,24 +264,20 @@ def _chess(state: State, moves: tuple[str, ...]) -> dict[str, Any]:
         text = moves[-1]
         last = {"from": text[:2], "to": text[2:4]}
     check = None
-    if board.is_check():
-        king = board.king(board.turn)
-        check = None if king is None else chess.square_name(king)
+    if position.is_check():
+        king = next(sq for sq in range(64) if position.piece_at(sq) == "Kk"[position.turn])
+        check = f"{'abcdefgh'[king & 7]}{(king >> 3) + 1}"
     return {
         "kind": "chess",
-        "fen": board.fen(),
+        "fen": position.fen(),
         "squares": squares,
-        "turn": "white" if board.turn == chess.WHITE else "black",
+        "turn": "white" if position.turn == 0 else "black",
         "moves": legal,
         "last": last,
         "check": check,
         "end": _chess_end(state),
-        "fullmove": board.fullmove_number,
+        "fullmove": position.fullmove_number,
     }
-
-
-def _symbol(piece: Any) -> str:
-    return "" if piece is None else str(piece.symbol())
 
 
 def _chess_end(state: Any) -> str | None:
@@ -292,11 +286,11 @@ def _chess_end(state: Any) -> str | None:
     outcome = state.outcome()
     if outcome is None:
         return None
-    board = state.board
-    if not any(board.generate_legal_moves()):
-        return "checkmate" if board.is_check() else "stalemate"
-    if board.is_insufficient_material():
+    position = state.position
+    if not position.legal_moves():
+        return "checkmate" if position.is_check() else "stalemate"
+    if position.is_insufficient_material():
         return "insufficient material"
-    if board.halfmove_clock >= 100:
+    if position.halfmove_clock >= 100:
         return "the fifty-move rule"
     return "threefold repetition"

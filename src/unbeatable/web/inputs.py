@@ -126,7 +126,7 @@ class Position:
 
 def is_chess(game: Game) -> bool:
     """True when ``game`` is chess (imported only when chess was asked for: a chess game can
-    exist only once its module, and python-chess, have been loaded)."""
+    exist only once its module, and the compiled core, have been loaded)."""
     module = sys.modules.get("unbeatable.games.chess.game")
     return module is not None and isinstance(game, module.Chess)
 

@@ -18,7 +18,7 @@ from ..deepening import Root, Searching, check_state, deepen, renamed
 from ..driver import Searcher
 from ..events import Observer
 from ..numeric import deepen as numeric_deepen
-from ..options import Limits, SearchOptions
+from ..options import Limits, SearchOptions, max_threads
 from ..pv import complete_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score
@@ -158,8 +158,13 @@ class ParallelSearcher(Searching):
             return
         if policy.hands_back(options, state, limits):
             # A time or node budget is the game's solver's to honour, as in a serial search:
-            # the solver (its own threads) answers in this process, cut short with bounds.
-            serial = Searcher(options=SearchOptions.make(options, table=False))
+            # the solver (its own threads) answers in this process, cut short with bounds. A
+            # game's own searcher runs here too, its threads as many as the workers.
+            serial_options = SearchOptions.make(options, table=False)
+            if options.threads is None and not policy.uses_solver(options, state):
+                threads = min(self.workers, max_threads())
+                serial_options = SearchOptions.make(serial_options, threads=threads)
+            serial = Searcher(options=serial_options)
             yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
             return
         start = time.perf_counter()

@@ -617,9 +617,9 @@ function clearAnalysis() {
   $("ai-note").textContent = "";
   clear(document.querySelector("#scores tbody"));
   clear($("pv"));
-  clear($("figures"));
   clear($("lines"));
   $("lines").hidden = true;
+  clear($("figures"));
   $("analysis-note").textContent = "";
   $("pv-play").disabled = true;
   $("eval-bar").hidden = true;
@@ -699,7 +699,11 @@ function showLines(report) {
   ranked.forEach((entry, index) => {
     const item = html("li", { class: "line", "data-move": entry.move }, list);
     html("b", { class: `score-text ${entry.kind}` }, item, chessScore(entry));
-    const line = index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
+    // the engine's own line for the move when it gave one (its MultiPV: lines_labels)
+    const own = (report.lines || []).findIndex((found) => found.pv[0] === entry.move);
+    const line = own >= 0 && own < (report.lines_labels || []).length
+      ? chessLine(page.position, report.lines_labels[own])
+      : index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
     item.append(` ${line}`);
   });
   list.hidden = !ranked.length;
