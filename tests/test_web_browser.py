@@ -863,3 +863,20 @@ def test_chess_as_black_the_board_is_flipped_and_the_ai_opens(
     box = shown_error(browser)
     assert "'e2e5' is not a legal move" in box.text
     no_script_errors(browser)
+
+
+def test_chess_shows_the_engines_three_lines_in_its_own_order(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    """The three lines are the engine's MultiPV, each a whole line (moves tied in score once
+    showed the third as its first move alone: the moves table's order is not the lines')."""
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=chess&moves=&human=both")
+    items = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lines li.line"), 90)
+    assert len(items) == 3
+    moves = [item.get_attribute("data-move") for item in items]
+    assert len(set(moves)) == 3
+    for item in items:
+        text = item.text
+        assert text.count(".") >= 2, text  # "1. Nf3 d5 2. ...": more than the move itself
+    browser.save_screenshot(str(tmp_path / "chess-lines.png"))

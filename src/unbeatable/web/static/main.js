@@ -695,14 +695,17 @@ function showLines(report) {
   const list = $("lines");
   clear(list);
   const labels = report.labels || {};
-  const ranked = [...report.moves].sort((a, b) => b.value - a.value).slice(0, 3);
+  // the engine's own order when it gave its lines (ties among the moves then read as its lines do)
+  const own = (report.lines || []).slice(0, (report.lines_labels || []).length)
+    .map((found) => report.moves.find((m) => m.move === found.pv[0])).filter(Boolean);
+  const ranked = own.length ? own.slice(0, 3) : [...report.moves].sort((a, b) => b.value - a.value).slice(0, 3);
   ranked.forEach((entry, index) => {
     const item = html("li", { class: "line", "data-move": entry.move }, list);
     html("b", { class: `score-text ${entry.kind}` }, item, chessScore(entry));
     // the engine's own line for the move when it gave one (its MultiPV: lines_labels)
-    const own = (report.lines || []).findIndex((found) => found.pv[0] === entry.move);
-    const line = own >= 0 && own < (report.lines_labels || []).length
-      ? chessLine(page.position, report.lines_labels[own])
+    const at = (report.lines || []).findIndex((found) => found.pv[0] === entry.move);
+    const line = at >= 0 && at < (report.lines_labels || []).length
+      ? chessLine(page.position, report.lines_labels[at])
       : index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
     item.append(` ${line}`);
   });
