@@ -78,11 +78,12 @@ serve: $(VENV)/.installed-web
 
 test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
-# the inner loop: lint, types and every test not marked slow: 70-77 s of CPU; wall time on the
-# 2 cores: 71-79 s at a load of 2.5-3.4, 110 s at 5, 170-300 s at 7-10. A test over about 1 s
-# of CPU is marked @pytest.mark.slow (make test runs it)
+# the inner loop: lint, types and every test not marked slow (2,045 tests, about 95 s of CPU
+# in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one). A test over about
+# 1 s of CPU is marked @pytest.mark.slow (make test runs it, in one process)
+FAST_JOBS ?= 2
 test-fast: $(VENV)/.installed-test lint typecheck
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n $(FAST_JOBS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
