@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -261,6 +262,10 @@ class State(ABC):
     #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
     numeric_outcomes: ClassVar[bool] = False
 
+    #: False when no game can end in a draw (Hex): a proof that the side to move does not
+    #: win is then a proof that it loses (proof-number search needs one search, not two).
+    has_draws: ClassVar[bool] = True
+
     #: Seconds a search takes when it is given no limit at all. None (the default): such a
     #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
     #: it, so that a search, a move of the AI or an analysis asked for "no limit" ends.
@@ -343,6 +348,18 @@ class State(ABC):
         limit says (a check extension: in chess, the side to move is in check). Default:
         False."""
         return False
+
+    def random_outcome(self, rng: random.Random) -> Outcome | Payoff:
+        """How the game ends when both players play uniformly random legal moves from here,
+        drawn from ``rng`` (a Monte Carlo playout); the outcome itself when the game is over.
+        A game may override it with a faster way to the same distribution of results (Hex
+        fills the board at once)."""
+        state: State = self
+        outcome = state.outcome()
+        while outcome is None:
+            state = state.play(rng.choice(state.legal_moves()))
+            outcome = state.outcome()
+        return outcome
 
     def winning_move(self) -> Move | None:
         """A legal move that ends the game at once in the mover's favour, or None.

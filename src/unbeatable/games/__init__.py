@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..game import Game
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
+from .hex import Hex, HexState, hex_game
 from .mnk import MNK, MNKState, mnk
 from .subtraction import Subtraction, SubtractionState
 
@@ -23,6 +24,8 @@ __all__ = [
     "MNK",
     "Connect4",
     "Connect4State",
+    "Hex",
+    "HexState",
     "MNKState",
     "Subtraction",
     "SubtractionState",
@@ -43,19 +46,25 @@ class _Entry:
     factory: Callable[..., Game]
     params: tuple[str, ...]
     summary: str
+    flags: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
 def register(
-    name: str, factory: Callable[..., Game], params: tuple[str, ...] = (), summary: str = ""
+    name: str,
+    factory: Callable[..., Game],
+    params: tuple[str, ...] = (),
+    summary: str = "",
+    flags: tuple[str, ...] = (),
 ) -> None:
     """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
-    the order a positional spec (``mnk:4,4,4``) gives them."""
+    the order a positional spec (``mnk:4,4,4``) gives them. ``flags``: those of the parameters
+    that a spec may also give by name alone, meaning 1 (``hex:5,swap`` is ``hex:5,swap=1``)."""
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
-    _REGISTRY[name] = _Entry(name, factory, params, summary)
+    _REGISTRY[name] = _Entry(name, factory, params, summary, flags)
 
 
 def registered() -> dict[str, str]:
@@ -80,6 +89,8 @@ def get_game(spec: str, **params: int) -> Game:
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
+            if not eq and key.strip().lower() in entry.flags:
+                key, eq, value = key.strip().lower(), "=", "1"  # a flag: hex:5,swap
             if not eq:
                 key, value = "", key
                 if index >= len(entry.params):
@@ -113,4 +124,8 @@ register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")
 register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
+register(
+    "hex", hex_game, ("size", "swap"), "Hex on a size x size board (2-11); swap: the swap rule",
+    flags=("swap",),
+)
 register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
