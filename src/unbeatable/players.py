@@ -27,8 +27,8 @@ __all__ = [
 EVALUATIONS = ("game", "zero")
 
 PLAYER_SPECS = (
-    "random | perfect | depth:N | time:SECONDS | nodes:N, optionally followed by "
-    f",algorithm=NAME ({'|'.join(ALGORITHMS)}) and ,eval=game|zero"
+    "random | perfect | depth:N | time:SECONDS | nodes:N | mcts:SECONDS, optionally followed "
+    f"by ,algorithm=NAME ({'|'.join(ALGORITHMS)}) and ,eval=game|zero"
 )
 
 
@@ -126,6 +126,10 @@ def parse_player(spec: str, rng: random.Random) -> Player:
             limits = Limits(nodes=int(arg))
         elif kind == "time":
             limits = Limits(time=float(arg))
+        elif kind == "mcts":  # Monte Carlo tree search for SECONDS a move
+            if algorithm not in (None, "mcts"):
+                raise bad(f"mcts plays Monte Carlo tree search, not {algorithm}")
+            limits, algorithm = Limits(time=float(arg)), "mcts"
         else:
             raise bad(f"unknown kind {kind!r}")
     except ValueError as err:

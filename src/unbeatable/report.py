@@ -19,6 +19,7 @@ from typing import Any
 from .game import Game, Move, State, player_name
 from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
 from .search.deepening import Searching
+from .search.result import MoveStats
 
 __all__ = [
     "SCHEMA",
@@ -119,9 +120,17 @@ class MoveReport:
     best: bool
     #: the score as :func:`describe` prints it (with the depth of a heuristic value)
     label: str
+    #: an algorithm's own figures for the move (mcts: visits and mean; pns: proof numbers)
+    stats: MoveStats | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"move": self.move, **self.score.to_json(), "best": self.best}
+        data = {"move": self.move, **self.score.to_json(), "best": self.best}
+        if self.stats is not None:
+            for name in ("visits", "mean", "proof", "disproof"):
+                figure = getattr(self.stats, name)
+                if figure is not None:
+                    data[name] = figure
+        return data
 
 
 @dataclass(frozen=True)
@@ -261,6 +270,7 @@ def build_report(
             score=ScoreReport.of(state, s, bounds.get(m)),
             best=m in best,
             label=labels[m],
+            stats=(result.move_stats or {}).get(m),
         )
         for m, s in (result.move_scores or {}).items()
     )

@@ -100,6 +100,15 @@ class Searcher(Searching):
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )
             return
+        run = policy.RUNNERS.get(algorithm)
+        if run is not None:
+            if observer is not None:
+                raise ValueError(
+                    f"{algorithm} emits no search events (they are alpha-beta's): its tree is "
+                    f"data of its own (see unbeatable.search.{algorithm})"
+                )
+            yield from run(state, limits, self.options, analyze, stop)
+            return
         if (
             observer is None
             and policy.uses_solver(self.options, state)

@@ -25,8 +25,14 @@ __all__ = [
     "SearchOptions",
 ]
 
-#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
-ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta;
+#: ``mcts`` Monte Carlo tree search (UCT with MCTS-Solver, :mod:`.mcts`); ``pns`` depth-first
+#: proof-number search (df-pn, :mod:`.pns`).
+ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack", "mcts", "pns")
+
+#: How Monte Carlo tree search values a new leaf: a random playout to the end of the game, or
+#: the game's evaluation (or the ``evaluate`` hook) through a logistic curve.
+PLAYOUTS = ("random", "evaluation")
 
 #: The search features a game or a search may ask for: quiescence search past the depth limit
 #: (through :meth:`State.noisy_moves`); killer moves and the history heuristic (the quiet moves
@@ -126,6 +132,8 @@ class SearchOptions:
     time even without a time or node budget (with a budget the search always deepens).
     ``threads`` and ``book``: passed to a game's own solver (threads to use, None for every
     core; whether to use its opening book or database).
+    ``exploration`` and ``playout``: Monte Carlo tree search's exploration constant (UCB1's
+    ``c``, rewards in [0, 1]) and how it values a new leaf (one of :data:`PLAYOUTS`).
     """
 
     algorithm: str | None = None
@@ -140,6 +148,8 @@ class SearchOptions:
     threads: int | None = None
     book: bool = True
     features: frozenset[str] | None = None
+    exploration: float = math.sqrt(2)
+    playout: str = "random"
 
     def __post_init__(self) -> None:
         if self.algorithm is not None and self.algorithm not in ALGORITHMS:
@@ -169,12 +179,29 @@ class SearchOptions:
                     f"unknown search feature {unknown[0]!r}: "
                     f"choose from {', '.join(sorted(FEATURES))}"
                 )
+        self._check_tree_search()
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
         if self.threads is not None and self.threads > max_threads():
             raise ValueError(
                 f"{self.threads} threads is too many: at most {max_threads()} "
                 f"(4 per CPU, {max_threads() // 4} CPUs here)"
+            )
+
+    def _check_tree_search(self) -> None:
+        """Monte Carlo tree search's options."""
+        if (
+            isinstance(self.exploration, bool)
+            or not isinstance(self.exploration, (int, float))
+            or not math.isfinite(self.exploration)
+            or self.exploration < 0
+        ):
+            raise ValueError(
+                f"exploration must be a number >= 0 (UCB1's c), not {self.exploration!r}"
+            )
+        if self.playout not in PLAYOUTS:
+            raise ValueError(
+                f"unknown playout {self.playout!r}: choose one of {', '.join(PLAYOUTS)}"
             )
 
     @classmethod

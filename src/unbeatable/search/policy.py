@@ -11,16 +11,21 @@
 * **A player stopped early** (Ctrl-C before anything was known): the move it plays
   (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
   (:func:`may_take_long`).
+* **Algorithms that are not iterations of the alpha-beta engine** (Monte Carlo tree search,
+  proof-number search): the searchers run them through :data:`RUNNERS`, and the parallel
+  searcher runs those of :data:`ROOT_PARALLEL` once per worker and merges their results.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..game import Move, SolveAnswer, SolveRequest, State
+from . import mcts, pns
 from .options import Limits, SearchOptions
 from .result import SearchInterrupted, SearchResult, build_result, rank_moves
 from .score import WIN, Score, solve_score, value_from_solve_score
@@ -29,10 +34,15 @@ __all__ = [
     "PROBE_NODES",
     "PURPOSES",
     "QUICK_MOVE_SECONDS",
+    "ROOT_PARALLEL",
+    "RUNNERS",
+    "Merger",
+    "Runner",
     "by_solver",
     "limits_for",
     "may_take_long",
     "move_when_stopped",
+    "recurses",
     "solve",
     "solver_line",
     "solver_may_answer",
@@ -54,6 +64,57 @@ QUICK_MOVE_SECONDS = 1.0
 #: Perfect play is said to take long when a search of this many nodes does not settle the
 #: start's value (see :func:`may_take_long`).
 PROBE_NODES = 20_000
+
+
+# --- algorithms of their own ----------------------------------------------------------------
+
+
+class Runner(Protocol):
+    """An algorithm that runs its own search: the results it yields (the last is the answer)
+    for ``state`` under ``limits`` and ``options`` (``analyze``: every move's score; ``stop``:
+    set to end it as a spent budget does). Ctrl-C raises
+    :class:`~.result.SearchInterrupted`."""
+
+    def __call__(
+        self,
+        state: State,
+        limits: Limits,
+        options: SearchOptions,
+        analyze: bool,
+        stop: threading.Event | None,
+    ) -> Iterator[SearchResult]: ...
+
+
+class Merger(Protocol):
+    """How a parallel searcher makes one result of its workers' results of the same root
+    (each run with ``analyze`` and its own random generator); ``counters``: their totals."""
+
+    def __call__(
+        self,
+        state: State,
+        results: Sequence[SearchResult],
+        options: SearchOptions,
+        analyze: bool,
+        start: float,
+        counters: Any,
+    ) -> SearchResult: ...
+
+
+#: The algorithms that are not iterations of the alpha-beta engine, by name: both searchers run
+#: them through their runner (a finished game is still answered by the searcher itself).
+RUNNERS: dict[str, Runner] = {"mcts": mcts.run, "pns": pns.run}
+
+#: Of :data:`RUNNERS`, those a parallel searcher runs once in every worker, on the same root
+#: with its own random generator, and merges (root parallelism); it runs the others in its own
+#: process, as a serial searcher would.
+ROOT_PARALLEL: dict[str, Merger] = {"mcts": mcts.merge}
+
+
+def recurses(algorithm: str) -> bool:
+    """Whether ``algorithm`` recurses once per ply (and so cannot search games longer than
+    Python's recursion allows): all but the explicit-stack alpha-beta and Monte Carlo tree
+    search."""
+    return algorithm not in ("alphabeta-stack", "mcts")
 
 
 # --- a game's own solver ---------------------------------------------------------------------
@@ -267,6 +328,14 @@ def solve(
     result = exact(state)
     if not result.exact:
         raise ValueError(unsolved(state))
+    if result.score_bounds is not None and not weak:
+        low, high = result.score_bounds
+        if low.value != high.value:  # proof-number and tree search prove classes
+            raise ValueError(
+                f"{result.algorithm} proved the position {'won' if low.is_win else 'lost'} but "
+                "not in how many moves, which a solve score needs: solve it weakly (--weak) or "
+                "with alpha-beta"
+            )
     score = solve_score(state, result.score)
     return (score > 0) - (score < 0) if weak else score
 

@@ -21,8 +21,9 @@ from ...game import FIRST, Move, SolveRequest, State
 from .. import policy
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
-from ..options import SearchOptions
+from ..options import Limits, SearchOptions
 from ..pv import principal_variation
+from ..result import SearchResult
 from ..score import solve_score, to_table
 from ..stack import alphabeta_stack
 
@@ -97,6 +98,7 @@ class Report:
     stopped: bool
     worker: int
     solved: bool = False  # the value is the game's own solver's score
+    result: SearchResult | None = None  # an algorithm of its own's answer (policy.RUNNERS)
 
 
 class TaskFailed(Exception):
@@ -166,6 +168,8 @@ def _run(task: Task) -> Report:
     options = task.config.options
     if task.whole:
         return _solve_whole(task, start, cpu)
+    if task.config.algorithm in policy.RUNNERS:
+        return _run_own(task, start, cpu)
     if task.solver:
         score = state.solver_value(_one_thread(options, task.weak))
         if score is not None:
@@ -198,6 +202,19 @@ def _run(task: Task) -> Report:
     return Report(
         value, line, engine.nodes, engine.hits, engine.cutoffs, engine.horizon, engine.seldepth,
         time.perf_counter() - start, time.process_time() - cpu, stopped, os.getpid(),
+    )
+
+
+def _run_own(task: Task, start: float, cpu: float) -> Report:
+    """An algorithm of its own (:data:`.policy.RUNNERS`) run whole on the task's position under
+    the task's time and node limits, every move analyzed (for the merge)."""
+    limits = Limits(time=task.seconds, nodes=task.max_nodes)
+    run = policy.RUNNERS[task.config.algorithm]
+    *_, result = run(task.state, limits, task.config.options, True, None)
+    return Report(
+        0, result.pv, result.nodes, result.table_hits, result.cutoffs, result.evaluations,
+        result.seldepth, time.perf_counter() - start, time.process_time() - cpu, False,
+        os.getpid(), result=result,
     )
 
 
