@@ -304,7 +304,7 @@ def _hex_distance(dr: float, dc: float) -> float:
 class HexState(State):
     """A position of Hex: the first and second players' stones as bitmasks."""
 
-    __slots__ = ("first", "game", "outcome_", "ply_", "second", "swapped")
+    __slots__ = ("_key", "first", "game", "outcome_", "ply_", "second", "swapped")
 
     game: Hex
     #: No game of Hex ends in a draw.
@@ -320,6 +320,7 @@ class HexState(State):
         self.ply_ = ply
         self.outcome_ = outcome
         self.swapped = swapped
+        self._key: int | None = None
 
     # --- protocol -----------------------------------------------------------------------
 
@@ -411,11 +412,14 @@ class HexState(State):
     def key(self) -> Hashable:
         """The position or its half-turn image, whichever is smaller (both players' edges
         stay theirs), and whether the swap was played (it changes who moves next)."""
-        game = self.game
-        cells = game.cells
-        packed = self.first << cells | self.second
-        turned = game.rotate(self.first) << cells | game.rotate(self.second)
-        return (min(packed, turned) << 1) | self.swapped
+        key = self._key
+        if key is None:
+            game = self.game
+            cells = game.cells
+            packed = self.first << cells | self.second
+            turned = game.rotate(self.first) << cells | game.rotate(self.second)
+            key = self._key = (min(packed, turned) << 1) | self.swapped
+        return key
 
     def evaluate(self) -> float:
         """The two-distance potentials (Queenbee's): each player's least sum, over the empty

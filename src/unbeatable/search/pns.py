@@ -82,7 +82,8 @@ class DFPN:
     """df-pn over one game, its table kept across questions (and across :meth:`prove` calls).
 
     ``deadline`` (a :func:`time.perf_counter` reading), ``max_nodes`` and ``stop`` end a
-    question early: :meth:`prove` then returns None.
+    question early: :meth:`prove` then returns None. The table is emptied when a question is
+    asked about another game than the last (keys need not tell games apart).
     """
 
     def __init__(
@@ -102,6 +103,7 @@ class DFPN:
         self.stop = stop
         self.counters = _Counters()
         self._next_look = 0
+        self._game: tuple[type, object] | None = None
 
     # --- the questions ------------------------------------------------------------------
 
@@ -111,6 +113,10 @@ class DFPN:
         game without draws the two questions are one (asked as :data:`WINS`)."""
         if not state.has_draws:
             question = WINS
+        game = (type(state), state.game)
+        if game != self._game:  # keys need not tell games apart
+            self.table.clear()
+            self._game = game
         try:
             proof, disproof = self._mid(state, question, INFINITE, INFINITE, 0)
         except _Stopped:
@@ -169,6 +175,8 @@ class DFPN:
             if winner == state.to_move or (winner is None and question == AT_LEAST_DRAW):
                 return 0, INFINITE
             return INFINITE, 0
+        if self.options.hints and state.winning_move() is not None:
+            return 0, INFINITE  # the side to move wins at once: no need to expand it
         return 1, 1
 
     def _mid(
