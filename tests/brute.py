@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from unbeatable import State
+from unbeatable import Move, State
 from unbeatable.search.score import WIN, WIN_MIN
 
 
@@ -32,6 +32,15 @@ def truth(state: State, depth: int | None = None) -> int:
             value += 1
         best = max(best, value if child.to_move == state.to_move else -value)
     return best
+
+
+def move_value(state: State, move: Move) -> int:
+    """The brute-force value of ``move`` in ``state`` from the view of ``state``'s side to move,
+    as a search's move scores give it."""
+    child = state.play(move)
+    value = truth(child)
+    value = value - 1 if value >= WIN_MIN else value + 1 if value <= -WIN_MIN else value
+    return value if child.to_move == state.to_move else -value
 
 
 def reachable(start: State, limit: int | None = None) -> list[State]:

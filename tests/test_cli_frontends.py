@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import sys
 import types
 
 import pytest
 
-from unbeatable import cli
+from tests.helpers import one_error_line, run
 
 MODULES = {"serve": ("unbeatable.web.server", "web"), "uci": ("unbeatable.uci", "chess")}
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.main(list(argv), stdout=out, stderr=err, stdin=io.StringIO())
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("command", sorted(MODULES))
@@ -27,9 +20,7 @@ def test_a_missing_front_end_is_one_line_naming_the_extra(
     monkeypatch.setitem(sys.modules, module, None)  # importing it raises ImportError
     code, out, err = run(command, "--port", "8000", "x")
     assert code == 2 and out == ""
-    lines = err.splitlines()
-    assert len(lines) == 1 and "Traceback" not in err
-    assert lines[0].startswith(
+    assert one_error_line(err).startswith(
         f"unbeatable {command} needs the {extra} extra: pip install 'unbeatable[{extra}]'"
     )
 
@@ -39,6 +30,7 @@ def test_every_argument_is_passed_on(command: str, monkeypatch: pytest.MonkeyPat
     module, _ = MODULES[command]
     seen: list[list[str]] = []
     fake = types.ModuleType(module)
+
     def main(argv: list[str]) -> int:
         seen.append(argv)
         return 7

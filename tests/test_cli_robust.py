@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import one_error_line, run
 from unbeatable import cli, get_game
 from unbeatable.game import SolveRequest
 from unbeatable.games.connect4 import Connect4State
@@ -23,21 +24,6 @@ from unbeatable.search import Limits, Searcher, SearchInterrupted, SearchOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXIT_CODES = ("0", "1", "2", "3", "130", "141")
-
-
-def run(*argv: str, stdin: str | io.TextIOBase = "", **streams: Any) -> tuple[int, str, str]:
-    out, err = streams.get("stdout", io.StringIO()), streams.get("stderr", io.StringIO())
-    inp = io.StringIO(stdin) if isinstance(stdin, str) else stdin
-    code = cli.main(list(argv), stdout=out, stderr=err, stdin=inp)  # type: ignore[arg-type]
-    return code, _text(out), _text(err)
-
-
-def one_error_line(err: str) -> str:
-    assert "Traceback" not in err
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("unbeatable")
-    return lines[0]
 
 
 def shell(command: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
@@ -411,10 +397,6 @@ def test_threads_and_no_book_reach_the_games_own_solver(asked: list[SolveRequest
     asked.clear()
     assert run("analyze", "connect4", "44444433", "--json")[0] == 0
     assert asked and asked[0].threads is None and asked[0].book is True  # every core, the book
-
-
-def _text(stream: object) -> str:
-    return stream.getvalue() if isinstance(stream, io.StringIO) else ""
 
 
 def test_a_long_quote_in_a_solve_error_is_cut_and_the_reason_kept() -> None:

@@ -168,6 +168,7 @@ def test_a_finished_game_has_no_line() -> None:
     assert state.solver_line(SolveRequest()) is None
 
 
+@pytest.mark.slow
 def test_the_line_kernel_runs_without_numba_jit() -> None:
     code = """
 import numba

@@ -199,10 +199,10 @@ def _random_positions(
 
 SMALL_BOARDS = [
     # (width, height, stones already played, number of positions)
-    (4, 4, 0, 1),
+    pytest.param(4, 4, 0, 1, marks=pytest.mark.slow),
     (4, 4, 3, 12),
-    (5, 4, 6, 12),
-    (4, 5, 6, 12),
+    pytest.param(5, 4, 6, 12, marks=pytest.mark.slow),
+    pytest.param(4, 5, 6, 12, marks=pytest.mark.slow),
     (6, 5, 16, 10),
     (3, 3, 0, 1),  # no four fits: always a draw
     (1, 7, 0, 1),  # one column: only vertical fours

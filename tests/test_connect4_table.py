@@ -92,6 +92,7 @@ def check_entries(solver: Solver, start_stones: int, sample: int) -> list[bool]:
     return flags
 
 
+@pytest.mark.slow
 def test_split_table_entries_decode_to_their_positions_regions_and_true_bounds() -> None:
     solver = Solver(table_bytes=8 * SPLIT, book=False)
     assert solver.solve(START) == -2
@@ -122,6 +123,7 @@ def test_a_position_and_its_mirror_image_share_an_entry() -> None:
     assert solver.nodes < nodes // 3
 
 
+@pytest.mark.slow
 def test_each_search_thread_has_its_own_shallow_region() -> None:
     """Two threads of one search share the deep positions but keep their shallow ones in
     regions of their own (slots [0, 2**18) and [2**18, 2**19)), so that neither evicts the

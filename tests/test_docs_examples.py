@@ -22,7 +22,15 @@ def blocks(path: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if blocks(p)], ids=lambda p: p.name)
+#: The examples of parallel searches start worker processes: seconds.
+SLOW = {"parallel.md"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW else p for p in FILES if blocks(p)],
+    ids=lambda p: p.name,
+)
 def test_the_python_examples_run(path: Path) -> None:
     module = types.ModuleType(f"example_{path.stem}")  # dataclasses look their module up
     sys.modules[module.__name__] = module

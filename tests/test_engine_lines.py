@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from tests.helpers import random_position
 from unbeatable.game import State
 from unbeatable.games import get_game
 from unbeatable.search.engine import Engine
@@ -35,15 +36,6 @@ def playable(state: State, line: list[object]) -> bool:
             return False
         state = state.play(move)
     return True
-
-
-def random_position(spec: str, plies: int, rng: random.Random) -> State:
-    state = get_game(spec).initial()
-    for _ in range(plies):
-        if state.outcome() is not None:
-            break
-        state = state.play(rng.choice(list(state.legal_moves())))
-    return state
 
 
 @pytest.mark.parametrize("spec", ["tictactoe", "mnk:4,4,3", "connect4"])

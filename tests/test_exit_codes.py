@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clirun import error_line, run
+from tests.helpers import error_line, run
 from unbeatable import cli
 from unbeatable.messages import cut
 

@@ -6,12 +6,11 @@ import random
 
 import pytest
 
-from tests.brute import truth
+from tests.brute import move_value, truth
 from tests.dots import Dots
 from unbeatable import Limits, Searcher
 from unbeatable.search import search
 from unbeatable.search.parallel import ParallelSearcher
-from unbeatable.search.score import WIN_MIN
 
 VARIANTS: list[dict[str, object]] = [
     {"algorithm": "minimax"},
@@ -51,7 +50,7 @@ def test_the_one_row_of_two_boxes_is_a_draw_kept_only_by_the_middle_edge() -> No
 @pytest.mark.parametrize(
     ("rows", "cols", "count"),
     [
-        (1, 2, 60),
+        pytest.param(1, 2, 60, marks=pytest.mark.slow),
         pytest.param(1, 3, 60, marks=pytest.mark.slow),
         pytest.param(2, 2, 25, marks=pytest.mark.slow),
     ],
@@ -70,10 +69,7 @@ def test_every_algorithm_agrees_with_brute_force(rows: int, cols: int, count: in
             assert result.score.value == expected, (variant, state, result.score)
             assert result.move_scores is not None
             for move, score in result.move_scores.items():
-                child = state.play(move)
-                value = truth(child)
-                value = value - 1 if value >= WIN_MIN else value + 1 if value <= -WIN_MIN else value
-                assert score.value == (value if child.to_move == state.to_move else -value)
+                assert score.value == move_value(state, move), (variant, state, move)
 
 
 def test_depth_limited_and_deepening_searches_agree_across_algorithms() -> None:

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import pytest
 
-from unbeatable import cli
+from tests.helpers import run
 from unbeatable.messages import MESSAGE_LIMIT, cut
 
 #: The longest stderr line a user error may print: the message and its prefix.
@@ -103,11 +103,9 @@ def cli_case(rng: random.Random) -> tuple[list[str], str]:
 
 
 def check_cli(argv: list[str], stdin: str) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.main(argv, stdout=out, stderr=err, stdin=io.StringIO(stdin))
-    said = err.getvalue()
+    code, out, said = run(*argv, stdin=stdin)
     assert code in EXITS[argv[0]], (code, said)
-    assert "Traceback" not in said and "Traceback" not in out.getvalue()
+    assert "Traceback" not in said and "Traceback" not in out
     lines = said.splitlines()
     for line in lines:
         assert len(line) <= LINE_LIMIT, line

@@ -7,18 +7,9 @@ import threading
 
 import pytest
 
+from tests.helpers import random_position
 from unbeatable import Limits, Searcher, State, get_game
 from unbeatable.search.engine import CHECK_EVERY
-
-
-def random_position(spec: str, rng: random.Random) -> State:
-    state = get_game(spec).initial()
-    for _ in range(rng.randrange(0, 8)):
-        child = state.play(rng.choice(list(state.legal_moves())))
-        if child.outcome() is not None:
-            break
-        state = child
-    return state
 
 
 def run_bounded(states: list[State], limits: Limits, algorithm: str | None) -> list[int]:
@@ -44,14 +35,14 @@ def run_bounded(states: list[State], limits: Limits, algorithm: str | None) -> l
 @pytest.mark.parametrize("algorithm", ["alphabeta", "alphabeta-stack"])
 def test_many_short_time_limits_all_stop(spec: str, algorithm: str) -> None:
     rng = random.Random(f"{spec}/{algorithm}")
-    states = [random_position(spec, rng) for _ in range(30)]
+    states = [random_position(spec, rng.randrange(0, 8), rng) for _ in range(30)]
     run_bounded(states, Limits(time=0.02), algorithm)
 
 
 @pytest.mark.parametrize("spec", ["connect4", "mnk:4,4,4", "mnk:5,5,4"])
 def test_node_budgets_are_honoured_to_the_node(spec: str) -> None:
     rng = random.Random(spec)
-    states = [random_position(spec, rng) for _ in range(30)]
+    states = [random_position(spec, rng.randrange(0, 8), rng) for _ in range(30)]
     for budget in (1, 5, CHECK_EVERY + 3, 1000):
         counts = run_bounded(states, Limits(nodes=budget), "alphabeta")
         assert max(counts) <= budget, (budget, counts)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.clirun import error_line, run
+from tests.helpers import error_line, run
 from unbeatable.messages import ECHO_LIMIT, MESSAGE_LIMIT, cut_echoes
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

@@ -9,6 +9,8 @@ import sys
 import types
 from pathlib import Path
 
+from unbeatable import check_game
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -30,6 +32,9 @@ def test_the_custom_game_example_solves_nim() -> None:
     try:
         with contextlib.redirect_stdout(out):
             exec(compile(source, "README.md", "exec"), namespace)
+        # the check the README asks users to run holds for its own example (which pickles
+        # states, so while the example's module is there)
+        assert check_game(namespace["Nim"](), games=10).positions > 10
     finally:
         del sys.modules[module.__name__]
     lines = out.getvalue().splitlines()
@@ -57,7 +62,7 @@ def test_the_readme_shell_examples_need_nothing_outside_the_repository() -> None
 
 
 def test_the_readme_solve_example_checks_its_scores() -> None:
-    from tests.clirun import run
+    from tests.helpers import run
 
     found = re.search(r"unbeatable solve connect4 <<'END'[^\n]*\n(.*?)\nEND\n", README, re.S)
     assert found is not None

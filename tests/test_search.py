@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.brute import check_window, reachable, truth
+from tests.helpers import random_position
 from unbeatable import (
     Limits,
     Move,
@@ -38,20 +39,6 @@ VARIANTS: list[dict[str, object]] = [
     {"algorithm": "alphabeta-stack"},
     {"algorithm": "alphabeta-stack", "table": False},
 ]
-
-
-def random_position(spec: str, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = get_game(spec).initial()
-    for _ in range(plies):
-        moves = list(state.legal_moves())
-        if not moves:
-            break
-        child = state.play(rng.choice(moves))
-        if child.outcome() is not None:
-            break
-        state = child
-    return state
 
 
 @given(

@@ -10,6 +10,7 @@ import pytest
 
 from tests.brute import check_window, reachable, truth
 from tests.dots import Dots
+from tests.helpers import random_position
 from unbeatable import Limits, Searcher, State, get_game
 from unbeatable.search import search
 from unbeatable.search.engine import Engine
@@ -26,20 +27,15 @@ def test_the_new_features_have_names() -> None:
         Searcher(features=frozenset({"null_move"}))
 
 
-def random_position(spec: str, plies: int, seed: int) -> State:
-    rng = random.Random(seed)
-    state = get_game(spec).initial()
-    for _ in range(plies):
-        child = state.play(rng.choice(list(state.legal_moves())))
-        if child.outcome() is not None:
-            break
-        state = child
-    return state
-
-
 @pytest.mark.parametrize(
     ("game", "depth"),
-    [("mnk:2,4,3", 2), ("mnk:2,4,3", 3), ("mnk:2,4,3", 12), ("dots", 2), ("dots", 3)],
+    [
+        ("mnk:2,4,3", 2),
+        ("mnk:2,4,3", 3),
+        ("mnk:2,4,3", 12),
+        pytest.param("dots", 2, marks=pytest.mark.slow),
+        pytest.param("dots", 3, marks=pytest.mark.slow),
+    ],
 )
 def test_pvs_keeps_the_alphabeta_contract_on_every_position(game: str, depth: int) -> None:
     """Fail-soft with principal variation search (and killers and history, which reorder
@@ -80,7 +76,10 @@ def test_exact_searches_give_the_same_answer_with_pvs_and_aspiration(
             assert found.exact and found.complete
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    "seed",
+    [pytest.param(0, marks=pytest.mark.slow), 1, 2, 3, 4, 5],  # 0: the whole of Dots 2x2
+)
 def test_exact_values_with_extra_turns_are_unchanged_by_pvs(seed: int) -> None:
     state = Dots(2, 2)
     rng = random.Random(seed)
@@ -137,7 +136,12 @@ CHESS = get_game("chess")
 MATES = [
     ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
     ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, None),
-    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, "g3g6"),
+    pytest.param(
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        2,
+        "g3g6",
+        marks=pytest.mark.slow,  # ten depth-4 searches of a middle game
+    ),
     ("6k1/5ppp/8/8/8/8/5PPP/1R2R1K1 w - - 0 1", 1, None),
     ("k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, "h1h8"),
     ("7k/6p1/6p1/8/8/4K3/8/RR6 w - - 0 1", 2, None),
@@ -222,6 +226,7 @@ def test_chess_values_at_a_depth_are_unchanged_by_pvs_and_aspiration(fen: str) -
     assert (found.score, found.best_moves) == (plain.score, plain.best_moves)
 
 
+@pytest.mark.slow
 def test_the_features_benchmark_shows_every_feature_left_out() -> None:
     import subprocess
     import sys
@@ -274,6 +279,7 @@ def test_aspiration_re_searches_keep_the_values(monkeypatch: pytest.MonkeyPatch)
     assert seen["low"] > 0 and seen["high"] > 0, seen
 
 
+@pytest.mark.slow
 def test_lines_stay_legal_with_every_feature_serial_and_parallel() -> None:
     """Every line the searchers report replays legally, with the chess defaults in the
     parallel searcher's workers and with every feature in the serial one."""

@@ -28,7 +28,8 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from unbeatable import FIRST, Game, Outcome, State, cli, get_game
+from tests.helpers import run
+from unbeatable import FIRST, Game, Outcome, State, check_game, cli, get_game
 from unbeatable import games as registry
 from unbeatable.search import Limits, Searcher
 from unbeatable.tree import EXACT, INNER, LOWER, PRUNED, UPPER, build_tree
@@ -72,6 +73,10 @@ class NimGame(Game):
         return Nim()
 
 
+def test_the_users_game_keeps_the_protocol() -> None:
+    assert check_game(NimGame(), games=10).longest >= 2
+
+
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     registry.register("webnim", NimGame, (), "Nim on heaps of 1 and 2 (a test's own game)")
@@ -83,16 +88,16 @@ def client() -> Iterator[TestClient]:
 
 
 def cli_json(*args: str) -> dict[str, Any]:
-    out, err = io.StringIO(), io.StringIO()
-    assert cli.main(["analyze", *args, "--json"], stdout=out, stderr=err) == 0, err.getvalue()
-    data: dict[str, Any] = json.loads(out.getvalue())
+    code, out, err = run("analyze", *args, "--json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
     return data
 
 
 def cli_error(*args: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert cli.main(list(args), stdout=out, stderr=err) == 2
-    return err.getvalue().strip().removeprefix("unbeatable: error: ")
+    code, _, err = run(*args)
+    assert code == 2
+    return err.strip().removeprefix("unbeatable: error: ")
 
 
 def without_time(report: dict[str, Any]) -> dict[str, Any]:
@@ -577,6 +582,7 @@ def test_a_fen_is_refused_for_any_other_game_and_moves_do_not_hide_a_fen(
     assert response.status_code == 400 and response.json()["parameter"] == "moves"
 
 
+@pytest.mark.slow
 def test_every_chess_search_is_time_limited_and_speaks_san(client: TestClient) -> None:
     chess = needs_chess()
     moves = "e2e4,e7e5"

@@ -2,13 +2,19 @@
 
 ``check_game(state)`` plays reproducible random games from ``state`` and checks, at every
 position, what :class:`~unbeatable.game.State` promises (read its docstring): an outcome that
-is an :class:`~unbeatable.game.Outcome` or None, legal moves exactly while the game goes on,
-``play`` that returns a new state and leaves its input alone, equal positions equal and
-hashing equal, a hashable table key, a side to move of 0 or 1, a numeric evaluation, hints
-that are legal moves, a winning move that wins, picklable states (the parallel search sends
-them to other processes) and, when the game can read and write positions and moves, notation
-that reads back. The first broken promise raises :class:`GameCheckError`, which names the
-check, the position and the move.
+is an :class:`~unbeatable.game.Outcome`, a :class:`~unbeatable.game.Payoff` exactly in a game
+that declares ``numeric_outcomes``, or None (and ``is_terminal()`` saying the same), legal
+moves exactly while the game goes on, in the same order each time they are asked for, ``play``
+that returns a new state and leaves its input alone, equal positions equal and hashing equal, a
+hashable table key, a side to move of 0 or 1, a numeric evaluation, hints that are legal moves
+(``ordered_moves``, ``noisy_moves``, ``winning_move``, and a winning move that wins), a ``ply``
+that is 0 at a game's initial position and grows by one with each move (or stays 0 in a game
+that does not count moves), a ``max_plies`` that no game outlasts and that never grows along a
+game, a ``null_move`` that gives the other player the move in a new state that keeps these
+promises itself, picklable states (the parallel search sends them to other processes) and,
+when the game can read and write positions and moves, notation that reads back. Turns need
+not alternate. The first broken promise raises :class:`GameCheckError`, which names the check,
+the position and the move.
 
 >>> from unbeatable import check_game, get_game
 >>> check_game(get_game("tictactoe").initial(), games=5).positions > 0
@@ -64,22 +70,77 @@ def check_game(
     state = start.initial() if isinstance(start, Game) else start
     if not isinstance(state, State):
         raise TypeError(f"check_game needs a State or a Game, not {type(start).__name__}")
+    if game is not None and _plies(state)[0] != 0:
+        raise _fail("ply", state, f"ply is {state.ply} at the game's initial position, not 0")
     game = game or state.game
     rng = random.Random(seed)
     positions = longest = 0
+    steps = _Steps()
     for _ in range(games):
         position, plies = state, 0
         while True:
             _check_position(position, game)
+            _check_length(position, plies)
             positions += 1
             if position.outcome() is not None or plies >= max_plies:
                 break
             moves = list(position.legal_moves())
             move = rng.choice(moves)
-            position = _check_play(position, move)
+            child = _check_play(position, move)
+            steps.check(position, child, move)
+            position = child
             plies += 1
         longest = max(longest, plies)
     return CheckReport(games, positions, longest)
+
+
+class _Steps:
+    """What a move must do to ``ply`` and ``max_plies``: ``ply`` grows by one, or stays 0 at
+    every position of a game that does not count moves (turns need not alternate, so ``ply``
+    says nothing about who moves); ``max_plies``, a bound on the whole game, never grows."""
+
+    def __init__(self) -> None:
+        self.uncounted = False  # a move was seen after which ply stayed 0
+
+    def check(self, state: State, child: State, move: Move) -> None:
+        (before, bound), (after, most) = _plies(state), _plies(child)
+        if before == after == 0:
+            self.uncounted = True
+        elif after != before + 1:
+            raise _fail("ply", state, f"ply goes from {before} to {after}: a move adds one", move)
+        elif self.uncounted:
+            detail = f"ply goes from 0 to {after}, but stayed 0 after another move: count all"
+            raise _fail("ply", state, detail, move)
+        if bound is not None and (most is None or most > bound):
+            raise _fail("max_plies", state, f"max_plies grows from {bound} to {most}", move)
+
+
+def _plies(state: State) -> tuple[int, int | None]:
+    """The state's ``ply`` and ``max_plies``: whole numbers (``max_plies`` may be None)."""
+    ply = _call("ply", state, lambda: state.ply)
+    if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
+        raise _fail("ply", state, f"ply must be a whole number >= 0, not {ply!r}")
+    most = _call("max_plies", state, lambda: state.max_plies)
+    if most is not None and (isinstance(most, bool) or not isinstance(most, int) or most < 0):
+        detail = f"max_plies must be None or a whole number >= 0, not {most!r}"
+        raise _fail("max_plies", state, detail)
+    return ply, most
+
+
+def _check_length(state: State, plies: int) -> None:
+    """No game outlasts ``max_plies``: it is at least the moves played so far (``ply``, or the
+    ``plies`` played since the check's start in a game that does not count them), and one
+    more while the game goes on (a legal move is left)."""
+    ply, most = _plies(state)
+    if most is None:
+        return
+    played = max(ply, plies)
+    if state.outcome() is None and played >= most:
+        detail = f"the game goes on after {played} moves: it outlasts max_plies {most}"
+        raise _fail("max_plies", state, detail)
+    if played > most:
+        detail = f"the game ended after {played} moves, more than max_plies {most}"
+        raise _fail("max_plies", state, detail)
 
 
 def _text(state: State) -> str:
@@ -108,7 +169,9 @@ def _call(check: str, state: State, what: Callable[[], Any], move: Move | None =
         raise _fail(check, state, f"raised {type(err).__name__}: {err}", move) from err
 
 
-def _check_position(state: State, game: Game | None) -> None:
+def _check_position(state: State, game: Game | None, *, passed: bool = False) -> None:
+    """The promises of one position. ``passed``: the position came from ``null_move`` (then
+    it is not passed again, and its notation is not asked for: no move sequence reaches it)."""
     outcome = _call("outcome", state, state.outcome)
     if outcome is not None and not isinstance(outcome, (Outcome, Payoff)):
         raise _fail(
@@ -121,16 +184,13 @@ def _check_position(state: State, game: Game | None) -> None:
             f"outcome() returned {outcome!r} but numeric_outcomes is {state.numeric_outcomes}"
             " (a game ends with Payoffs exactly when it sets numeric_outcomes)",
         )
+    if _call("is_terminal", state, state.is_terminal) != (outcome is not None):
+        raise _fail("is_terminal", state, "is_terminal() disagrees with outcome()")
     to_move = _call("to_move", state, lambda: state.to_move)
     if to_move not in (FIRST, SECOND) or isinstance(to_move, bool):
         raise _fail("to_move", state, f"to_move must be 0 or 1, not {to_move!r}")
-    moves = list(_call("legal_moves", state, state.legal_moves))
-    if outcome is None and not moves:
-        raise _fail("legal_moves", state, "no legal moves but outcome() says the game goes on")
-    if outcome is not None and moves:
-        raise _fail("legal_moves", state, f"the game is over ({outcome}) but has legal moves")
-    if len(set(map(_hashable, moves))) != len(moves):
-        raise _fail("legal_moves", state, "a move is listed twice")
+    _plies(state)
+    moves = _check_moves(state, outcome)
     key = _call("key", state, state.key)
     _call("key", state, lambda: hash(key))
     _call("hash", state, lambda: hash(state))
@@ -143,6 +203,35 @@ def _check_position(state: State, game: Game | None) -> None:
         )
     if outcome is not None:
         return
+    _check_hints(state, moves, to_move)
+    if passed:
+        return
+    _check_null_move(state, game, to_move)
+    if game is not None:
+        _check_notation(state, game, moves)
+
+
+def _check_moves(state: State, outcome: Outcome | Payoff | None) -> list[Move]:
+    """Legal moves exactly while the game goes on, each once, the same list each time it is
+    asked for; noisy moves among them."""
+    moves = list(_call("legal_moves", state, state.legal_moves))
+    if outcome is None and not moves:
+        raise _fail("legal_moves", state, "no legal moves but outcome() says the game goes on")
+    if outcome is not None and moves:
+        raise _fail("legal_moves", state, f"the game is over ({outcome}) but has legal moves")
+    if len(set(map(_hashable, moves))) != len(moves):
+        raise _fail("legal_moves", state, "a move is listed twice")
+    if list(_call("legal_moves", state, state.legal_moves)) != moves:
+        raise _fail("legal_moves", state, "legal_moves() changed between two calls (order too)")
+    for move in _call("noisy_moves", state, state.noisy_moves):
+        if move not in moves:
+            raise _fail("noisy_moves", state, f"noisy move {move!r} is not a legal move", move)
+    return moves
+
+
+def _check_hints(state: State, moves: list[Move], to_move: int) -> None:
+    """What the search asks of an unfinished position besides its moves: a numeric evaluation,
+    an ordering of the legal moves, a winning move that is legal and wins."""
     value = _call("evaluate", state, state.evaluate)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise _fail("evaluate", state, f"evaluate() must return a number, not {value!r}")
@@ -156,8 +245,35 @@ def _check_position(state: State, game: Game | None) -> None:
         end = _call("winning_move", state, lambda: state.play(win), win).outcome()
         if end is None or end.winner != to_move:
             raise _fail("winning_move", state, "the winning move does not win at once", win)
-    if game is not None:
-        _check_notation(state, game, moves)
+
+
+def _check_null_move(state: State, game: Game | None, to_move: int) -> None:
+    """A pass (``null_move``), where the game offers one: a new state, the input left alone,
+    the other player to move, and a position that keeps the promises itself (the search
+    searches it)."""
+    if type(state).null_move is State.null_move:
+        return  # the default: no pass
+    copy, before = pickle.loads(pickle.dumps(state)), _seen(state)
+    passed = _call("null_move", state, state.null_move)
+    if passed is None:
+        return
+    if not isinstance(passed, State):
+        detail = f"null_move() must return a State or None, not {type(passed).__name__}"
+        raise _fail("null_move", state, detail)
+    if passed is state:
+        raise _fail("null_move", state, "null_move() returned the state itself, not a new one")
+    if state != copy or _seen(state) != before:
+        detail = "null_move() changed the state it was called on (must not mutate)"
+        raise _fail("null_move", copy, detail)
+    other = _call("null_move", passed, lambda: passed.to_move)
+    if other != 1 - to_move:
+        detail = f"null_move() must give the other player the move, but {other!r} is to move"
+        raise _fail("null_move", state, detail)
+    try:
+        _check_position(passed, game, passed=True)
+    except GameCheckError as err:
+        detail = f"the position it gives breaks a promise: {err}"
+        raise _fail("null_move", state, detail) from err
 
 
 def _check_notation(state: State, game: Game, moves: list[Move]) -> None:
@@ -174,6 +290,8 @@ def _check_notation(state: State, game: Game, moves: list[Move]) -> None:
     again = _call("parse_position", state, lambda: game.parse_position(text))
     if again != state:
         raise _fail("parse_position", state, f"{text!r} reads back as another position")
+    if hash(again) != hash(state):
+        raise _fail("parse_position", state, f"{text!r} reads back equal but hashing otherwise")
 
 
 def _check_play(state: State, move: Move) -> State:

@@ -306,7 +306,9 @@ class State(ABC):
 
     @property
     def max_plies(self) -> int | None:
-        """An upper bound on the number of moves in a whole game, or None if unknown."""
+        """An upper bound on the number of moves in a whole game, or None if unknown. Once
+        known, it never grows as the game goes on: a later position may give a tighter bound,
+        never a looser one or None."""
         return None
 
     def key(self) -> Hashable:
@@ -450,18 +452,18 @@ def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:
     :class:`IllegalMoveError` after the end of the game, each naming the text and position.
     """
     token = text.strip()
-    position = str(state)
     if not (token.isascii() and token.isdigit()):
         raise InvalidMoveError(
-            f"{token!r} is not a {noun} (1-{count})", text=token, position=position
+            f"{token!r} is not a {noun} (1-{count})", text=token, position=str(state)
         )
     index = int(token) - 1
     if not 0 <= index < count:
         raise InvalidMoveError(
-            f"{noun} {token} does not exist (1-{count})", text=token, position=position
+            f"{noun} {token} does not exist (1-{count})", text=token, position=str(state)
         )
     outcome = state.outcome()
     if outcome is not None:
+        position = str(state)
         raise IllegalMoveError(
             f"{noun} {token} after the game ended ({outcome}) in {position}",
             text=token,

@@ -144,11 +144,17 @@ class SubtractionState(State):
                 position=str(self),
             )
         n = int(token)
+        if not 1 <= n <= self.take:  # no position allows it: not a move of this game
+            raise InvalidMoveError(
+                f"take {n} is not a move of this game: take 1 to {self.take}",
+                text=token,
+                position=str(self),
+            )
         if self.pile == 0:
             raise IllegalMoveError(
                 f"take {n} after the game ended in {self}", text=token, position=str(self)
             )
-        if not 1 <= n <= min(self.take, self.pile):
+        if n > self.pile:
             raise IllegalMoveError(
                 f"cannot take {n} from {self}: take 1 to {min(self.take, self.pile)}",
                 text=token,

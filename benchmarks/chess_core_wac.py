@@ -1,0 +1,75 @@
+"""Win at Chess with the compiled chess core (issue 20), in process, beside the engine that
+``unbeatable uci`` runs today (the generic search over python-chess) in the same run.
+
+    PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1            # both
+    PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1 --alone    # the core only
+
+The suite, the reading of each line and what counts as solved are ``chess_wac.py``'s. For each
+position in turn: the core (a fresh table, as after ``ucinewgame``; ``--threads`` threads)
+searches it for ``--seconds`` (``movetime``), then the UCI engine gets the same time, so both
+meet the same load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import chess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from chess_wac import SUITE, Player, read_suite
+from uci_engines import OURS, load
+
+from unbeatable.games.chess.core import Position
+from unbeatable.games.chess.searcher import Limits, Searcher
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per position")
+    parser.add_argument("--limit", type=int, default=None, help="the first N positions")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--alone", action="store_true", help="the core only, not the UCI engine")
+    args = parser.parse_args()
+    suite = read_suite(SUITE, args.limit)
+    searcher = Searcher(hash_mb=64, threads=args.threads)
+    searcher.search(Position.initial(), Limits(depth=1))  # load the kernels
+    other = None if args.alone else Player("uci today", OURS)
+    print(f"WAC: {len(suite)} positions, {args.seconds:g} s each; load {load()}", flush=True)
+    solved = nodes = 0
+    spent = 0.0
+    try:
+        for item in suite:
+            if item.problem or item.board is None:
+                print(f"{item.name}: skipped, {item.problem}")
+                continue
+            position = Position.from_fen(item.board.fen())
+            searcher.clear()
+            result = searcher.search(position, Limits(movetime=args.seconds))
+            move = chess.Move.from_uci(position.uci(result.best or 0))
+            ok = item.solved(move)
+            solved += ok
+            nodes += result.nodes
+            spent += result.elapsed
+            mark = "yes" if ok else "no "
+            line = f"{item.name:10} {item.key():16} core {item.board.san(move):8} {mark}"
+            line += f" d{result.depth:<3}"
+            if other is not None:
+                san, theirs = other.play(item, args.seconds)
+                line += f"   uci today {san:8} {'yes' if theirs else 'no'}"
+            print(line, flush=True)
+    finally:
+        if other is not None:
+            other.close()
+    print(f"\nWAC at {args.seconds:g} s, {len(suite)} positions:")
+    print(f"core        solved {solved:4d}   {nodes / spent / 1e6:.2f} M nodes/s")
+    if other is not None:
+        print(f"uci today   solved {other.solved:4d}   {other.errors} errors")
+    print(f"load average at the end: {load()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Numba's on-disk cache of the chess core's kernels, kept in step with their sources.
+
+Numba checks a cached kernel only against the file that defines it: a kernel of ``_search.py``
+that has ``_movegen.gen_moves`` compiled into it stays cached when only ``_movegen.py`` changes
+(an edit, a ``git pull``), and would go on running the old rules. So the cache directory carries a
+digest of every kernel source (``kernels.sha256``), and a cache made from other sources is
+dropped before the first kernel runs (``core`` calls :func:`drop_stale_cache` on import).
+
+Only the cache beside the sources (``__pycache__``, numba's default where it can write) is
+looked after; with ``NUMBA_CACHE_DIR`` set, or a read-only install, numba keeps its cache
+elsewhere and nothing is done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+KERNEL_SOURCES = (
+    "_tables.py",
+    "_pesto.py",
+    "_movegen.py",
+    "_make.py",
+    "_rules.py",
+    "_eval.py",
+    "_order.py",
+    "_tt.py",
+    "_search.py",
+)
+STAMP = "kernels.sha256"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def kernel_digest(package: Path) -> str:
+    """A digest of the kernel sources' names and contents."""
+    h = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        h.update(name.encode())
+        h.update((package / name).read_bytes())
+    return h.hexdigest()
+
+
+def drop_stale_cache(package: Path = PACKAGE) -> bool:
+    """Delete the cached kernels in ``package/__pycache__`` unless they were made from the
+    current sources (by the stamp); return True when the cache was dropped."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return False
+    cache = package / "__pycache__"
+    want = kernel_digest(package)
+    stamp = cache / STAMP
+    try:
+        if stamp.read_text() == want:
+            return False
+    except OSError:
+        pass  # no stamp yet: whatever is cached is of unknown sources
+    try:
+        cache.mkdir(exist_ok=True)
+        for cached in cache.glob("*.nb[ic]"):
+            cached.unlink(missing_ok=True)
+        fresh = cache / f"{STAMP}.{os.getpid()}"
+        fresh.write_text(want)
+        fresh.replace(stamp)  # atomic: a process starting beside this one reads all or none
+    except OSError:
+        return False  # not writable here: numba cannot cache here either
+    return True

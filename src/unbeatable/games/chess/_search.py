@@ -1,0 +1,428 @@
+# The kernels are numba-compiled: numba types them from their arguments, so they
+# carry no annotations (the typed API is ``searcher.Searcher``).
+# mypy: disable-error-code="no-untyped-def, no-untyped-call"
+"""The alpha-beta search of the chess core: one node routine run as a loop over an explicit
+stack (no kernel recurses: numba's on-disk cache mislinks a cached kernel that calls a
+recursive one, numba issue 6061).
+
+``search(..., depth, alpha, beta, ...)`` returns the root's fail-soft value ``v`` from the side
+to move's view: ``v <= alpha`` means the true value is at most ``v``, ``v >= beta`` at least
+``v``, and in between it is the value of the principal variation left in ``pv[0]`` (within the
+depth limit, the evaluation at the leaves, the pruning below). ``ABORTED`` when a stop flag or
+the node limit cut it short (the position is restored either way).
+
+Scores: centipawns, a mate ``MATE - plies`` from the root (a loss the negation), a draw 0.
+
+A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
+
+* ``ENTER``: count the node; stop when asked; draws (repetition of a position since the last
+  capture or pawn move, in the game's history or the search's own line; fifty moves; material
+  that cannot mate); mate-distance pruning; a table probe (a cut-off outside PV nodes); at depth
+  0 the quiescence search (stand pat, then captures that do not lose material by SEE, all moves
+  when in check); else the static evaluation and null-move pruning (not in check, not in a PV
+  node, with a piece besides pawns, not after another null move: a pass searched ``R = 3 +
+  depth/4 (+ up to 3 by the margin over beta)`` plies shallower with a null window; a fail high
+  prunes the node), then the moves, scored for ordering (``_order``).
+* ``LOOP``: the next move: principal variation search (the first move with the full window,
+  the others with a null window and searched again with the full window when they land inside
+  it), late move reductions (quiet moves late in the order at depth 3 or more, not in or giving
+  check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes and for
+  killers, more for moves of bad history; searched again at full depth when they beat alpha),
+  a check extension (a move that gives check is searched a ply deeper). A beta cut-off makes a
+  quiet move a killer and rewards its history.
+* ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
+  above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._eval import dead_draw, evaluate, is_quiet, non_pawn_material, see
+from ._make import make, make_null, unmake, unmake_null
+from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
+from ._order import KILLER_SCORE, pick, reward, score_moves
+from ._tables import MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
+from ._tt import (
+    EXACT,
+    LOWER,
+    MATE,
+    MATE_BOUND,
+    MAX_PLY,
+    UPPER,
+    entry_bound,
+    entry_depth,
+    entry_move,
+    entry_score,
+    from_tt,
+    probe,
+    store,
+    to_tt,
+)
+
+INF = MATE + 1
+ABORTED = 40_000  # beyond every score
+MAX_QUIETS = 64  # quiet moves remembered per ply for the history's penalty
+
+# frame fields
+(F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
+ F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
+ F_QUIET) = range(20)  # fmt: skip
+N_FIELDS = 20
+# stages
+ENTER, AFTER_NULL, LOOP, AFTER_REDUCED, AFTER_ZW, AFTER_FULL = 0, 1, 2, 3, 4, 5
+
+# the control array shared by the threads of a search (int64)
+C_STOP = 0  # non-zero: every thread stops at its next node
+C_SOFT = 1  # non-zero: start no new iteration
+C_GEN = 2  # the table's generation, 1..63
+C_NODE_LIMIT = 3  # stop when the threads' nodes reach this (0: no limit)
+C_NODES = 8  # C_NODES + thread: that thread's nodes so far (published every 1,024 nodes)
+C_SIZE = C_NODES + 256
+
+# the per-thread statistics array (int64)
+S_NODES, S_SELDEPTH, S_THREAD, S_THREADS = 0, 1, 2, 3
+S_GAIN = 8  # 34 words of scratch space for the static exchange evaluation
+S_SIZE = S_GAIN + 40
+
+
+@kernel
+def _enter(frames, ply, alpha, beta, depth, pv, check, null_ok):
+    """Open the frame of the node at ``ply``."""
+    frames[ply, F_ALPHA] = alpha
+    frames[ply, F_BETA] = beta
+    frames[ply, F_DEPTH] = depth
+    frames[ply, F_STAGE] = ENTER
+    frames[ply, F_PV] = pv
+    frames[ply, F_QS] = 1 if depth <= 0 else 0
+    frames[ply, F_CHECK] = check
+    frames[ply, F_NULLOK] = null_ok
+
+
+@kernel
+def _repeated(keys, n_hist, ply, halfmove):
+    """Whether the position at ``ply`` stood before with the same side to move since the last
+    capture or pawn move: in the search's line or in the game's history before the root."""
+    here = n_hist + ply
+    key = keys[here]
+    i = here - 4  # two plies back cannot repeat (a move and a reply are needed)
+    low = max(0, here - halfmove)
+    while i >= low:
+        if keys[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@kernel
+def _stop_now(ctrl, stats, nodes):
+    """Whether this thread must stop: the stop flag, or the node limit (counted exactly with
+    one thread, over the threads' published counts with several)."""
+    limit = ctrl[C_NODE_LIMIT]
+    if stats[S_THREADS] == 1:
+        if limit > 0 and nodes >= limit:
+            return True
+        if nodes & 1023 == 0:
+            ctrl[C_NODES + stats[S_THREAD]] = nodes
+            return ctrl[C_STOP] != 0
+        return False
+    if nodes & 1023 != 0:
+        return False
+    ctrl[C_NODES + stats[S_THREAD]] = nodes
+    if limit > 0:
+        total = 0
+        for t in range(stats[S_THREADS]):
+            total += ctrl[C_NODES + t]
+        if total >= limit:
+            ctrl[C_STOP] = 1
+    return ctrl[C_STOP] != 0
+
+
+@kernel
+def _reduction(depth, count, pv, killer, history):
+    r = np.int64(0.75 + math.log(depth) * math.log(count) / 2.25)
+    if pv:
+        r -= 1
+    if killer:
+        r -= 1
+    if history > 4096:
+        r -= 1
+    elif history < -4096:
+        r += 1
+    return r
+
+
+@kernel_nogil
+def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores, undo, pv,
+           pv_len, quiets, depth, alpha, beta, excluded, n_excluded):  # fmt: skip
+    """The root's value (the contract: the module's docstring). ``keys[:n_hist]``: the game's
+    keys before the root, oldest first; ``keys[n_hist + ply]`` is filled in as the search goes.
+    ``excluded[:n_excluded]``: root moves not to search (MultiPV's lines already found)."""
+    gen = ctrl[C_GEN]
+    nodes = stats[S_NODES]
+    gain = stats[S_GAIN : S_GAIN + 34]
+    keys[n_hist] = pos[P_KEY]
+    _enter(frames, 0, alpha, beta, depth, 1, 1 if in_check(pos, tab) else 0, 0)
+    ply = 0
+    value = 0
+    while True:
+        stage = frames[ply, F_STAGE]
+        result = ABORTED  # ABORTED: the node goes on; anything else: it returns that
+        if stage == ENTER:
+            nodes += 1
+            pv_len[ply] = ply
+            if ply > stats[S_SELDEPTH]:
+                stats[S_SELDEPTH] = ply
+            if _stop_now(ctrl, stats, nodes):
+                for q in range(ply - 1, -1, -1):  # take every move back: the root is restored
+                    if frames[q, F_STAGE] == AFTER_NULL:
+                        unmake_null(pos, undo, q)
+                    else:
+                        unmake(pos, tab, frames[q, F_MOVE], undo, q)
+                stats[S_NODES] = nodes
+                return ABORTED
+            alpha = frames[ply, F_ALPHA]
+            beta = frames[ply, F_BETA]
+            depth = frames[ply, F_DEPTH]
+            check = frames[ply, F_CHECK]
+            qs = frames[ply, F_QS]
+            halfmove = np.int64(pos[P_HALF])
+            base = ply * MAX_MOVES
+            if ply > 0:
+                if _repeated(keys, n_hist, ply, halfmove) or dead_draw(pos):
+                    result = 0
+                elif halfmove >= 100:
+                    result = 0  # unless it is mate
+                    if check and gen_moves(pos, tab, moves, base, GEN_ALL) == base:
+                        result = -MATE + ply
+                else:
+                    alpha = max(alpha, -MATE + ply)  # mate-distance pruning
+                    beta = min(beta, MATE - ply - 1)
+                    if alpha >= beta:
+                        result = alpha
+            if result == ABORTED and ply >= MAX_PLY - 1:
+                result = evaluate(pos)
+            tt_move = 0
+            if result == ABORTED:
+                key = pos[P_KEY]
+                data = probe(tt, key)
+                if data != 0:
+                    tt_move = entry_move(data)
+                    tt_score = from_tt(entry_score(data), ply)
+                    bound = entry_bound(data)
+                    if (
+                        frames[ply, F_PV] == 0
+                        and entry_depth(data) >= max(depth, 0)
+                        and (
+                            bound == EXACT
+                            or (bound == LOWER and tt_score >= beta)
+                            or (bound == UPPER and tt_score <= alpha)
+                        )
+                    ):
+                        result = tt_score
+            if result == ABORTED:
+                frames[ply, F_ALPHA] = alpha
+                frames[ply, F_BETA] = beta
+                frames[ply, F_ALPHA0] = alpha
+                frames[ply, F_TTMOVE] = tt_move
+                frames[ply, F_BESTMOVE] = 0
+                frames[ply, F_COUNT] = 0
+                frames[ply, F_NQUIET] = 0
+                static = -INF if check else evaluate(pos)
+                frames[ply, F_EVAL] = static
+                if qs:
+                    if check:
+                        frames[ply, F_BEST] = -MATE + ply
+                        end = gen_moves(pos, tab, moves, base, GEN_ALL)
+                    elif static >= beta:
+                        result = static
+                    else:
+                        frames[ply, F_BEST] = static
+                        if static > alpha:
+                            frames[ply, F_ALPHA] = static
+                        end = gen_moves(pos, tab, moves, base, GEN_NOISY)
+                    if result == ABORTED:
+                        score_moves(pos, tab, moves, scores, base, end, tt_move, heur, ply,
+                                    gain)  # fmt: skip
+                        frames[ply, F_NEXT] = base
+                        frames[ply, F_END] = end
+                        frames[ply, F_STAGE] = LOOP
+                elif (
+                    frames[ply, F_PV] == 0
+                    and not check
+                    and frames[ply, F_NULLOK]
+                    and depth >= 3
+                    and static >= beta
+                    and beta > -MATE_BOUND
+                    and beta < MATE_BOUND
+                    and non_pawn_material(pos, np.int64(pos[P_SIDE]))
+                ):
+                    r = 3 + depth // 4 + min((static - beta) // 200, 3)
+                    make_null(pos, tab, undo, ply)
+                    keys[n_hist + ply + 1] = pos[P_KEY]
+                    frames[ply, F_STAGE] = AFTER_NULL
+                    ply += 1
+                    _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, 0, 0, 0)
+                    continue
+                else:
+                    frames[ply, F_STAGE] = LOOP
+                    frames[ply, F_NEXT] = -1  # the moves are still to be generated
+        elif stage == AFTER_NULL:
+            unmake_null(pos, undo, ply)
+            v = -value
+            if v >= frames[ply, F_BETA]:
+                result = frames[ply, F_BETA] if v >= MATE_BOUND else v
+            else:
+                frames[ply, F_STAGE] = LOOP
+                frames[ply, F_NEXT] = -1
+        else:
+            # LOOP or a child's value arrived: finish the move searched, then take the next
+            if stage != LOOP:
+                v = -value
+                move = frames[ply, F_MOVE]
+                alpha = frames[ply, F_ALPHA]
+                beta = frames[ply, F_BETA]
+                again = 0
+                if stage == AFTER_REDUCED and v > alpha:
+                    again = 1  # the reduced search beat alpha: at full depth, null window
+                    nd = frames[ply, F_NEWDEPTH]
+                    _enter(frames, ply + 1, -alpha - 1, -alpha, nd, 0, frames[ply + 1, F_CHECK], 1)
+                    frames[ply, F_STAGE] = AFTER_ZW
+                elif stage == AFTER_ZW and frames[ply, F_PV] and alpha < v < beta:
+                    again = 1  # inside the window of a PV node: with the full window
+                    nd = frames[ply, F_NEWDEPTH]
+                    _enter(frames, ply + 1, -beta, -alpha, nd, 1, frames[ply + 1, F_CHECK], 1)
+                    frames[ply, F_STAGE] = AFTER_FULL
+                if again:
+                    ply += 1
+                    continue
+                unmake(pos, tab, move, undo, ply)
+                if v > frames[ply, F_BEST]:
+                    frames[ply, F_BEST] = v
+                    if v > alpha:
+                        frames[ply, F_BESTMOVE] = move
+                        pv[ply, ply] = move
+                        for i in range(ply + 1, pv_len[ply + 1]):
+                            pv[ply, i] = pv[ply + 1, i]
+                        pv_len[ply] = max(pv_len[ply + 1], ply + 1)
+                        if v >= beta:
+                            if frames[ply, F_QUIET] and frames[ply, F_QS] == 0:
+                                n_q = frames[ply, F_NQUIET]
+                                side = np.int64(pos[P_SIDE])
+                                q0 = ply * MAX_QUIETS
+                                reward(heur, side, ply, move, frames[ply, F_DEPTH], quiets, q0,
+                                       q0 + n_q)  # fmt: skip
+                            store(tt, pos[P_KEY], move, to_tt(v, ply), _eval16(frames[ply, F_EVAL]),
+                                  frames[ply, F_DEPTH], LOWER, gen)  # fmt: skip
+                            result = v
+                        else:
+                            frames[ply, F_ALPHA] = v
+                frames[ply, F_STAGE] = LOOP
+            if result == ABORTED and frames[ply, F_NEXT] < 0:  # a node's moves, generated late
+                base = ply * MAX_MOVES
+                end = gen_moves(pos, tab, moves, base, GEN_ALL)
+                if end == base:
+                    result = -MATE + ply if frames[ply, F_CHECK] else 0
+                else:
+                    frames[ply, F_BEST] = -INF
+                    score_moves(pos, tab, moves, scores, base, end, frames[ply, F_TTMOVE],
+                                heur, ply, gain)  # fmt: skip
+                    frames[ply, F_NEXT] = base
+                    frames[ply, F_END] = end
+            if result == ABORTED:
+                pushed = _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets,
+                                     heur, ply, excluded, n_excluded, gain)  # fmt: skip
+                if pushed:
+                    ply += 1
+                    continue
+                result = _finish(pos, tt, frames, ply, gen)
+        if result != ABORTED:
+            if ply == 0:
+                stats[S_NODES] = nodes
+                return result
+            value = result
+            ply -= 1
+
+
+@kernel
+def _eval16(static):
+    """A static evaluation as the table keeps it (0 for none: the side was in check)."""
+    return 0 if static <= -MATE_BOUND else static
+
+
+@kernel
+def _finish(pos, tt, frames, ply, gen):
+    """A node's moves are all searched: its value, kept in the table."""
+    best = frames[ply, F_BEST]
+    best_move = frames[ply, F_BESTMOVE]
+    bound = EXACT if best_move != 0 else UPPER
+    depth = max(frames[ply, F_DEPTH], 0)
+    if best > -INF:
+        store(tt, pos[P_KEY], best_move, to_tt(best, ply), _eval16(frames[ply, F_EVAL]), depth,
+              bound, gen)  # fmt: skip
+    return best
+
+
+@kernel
+def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heur, ply, excluded,
+                n_excluded, gain):  # fmt: skip
+    """Make the node's next move worth searching and open its child's frame; False when the
+    node has no move left."""
+    end = frames[ply, F_END]
+    qs = frames[ply, F_QS]
+    check = frames[ply, F_CHECK]
+    pv_node = frames[ply, F_PV]
+    alpha = frames[ply, F_ALPHA]
+    beta = frames[ply, F_BETA]
+    depth = frames[ply, F_DEPTH]
+    while frames[ply, F_NEXT] < end:
+        i = frames[ply, F_NEXT]
+        move = pick(moves, scores, i, end)
+        frames[ply, F_NEXT] = i + 1
+        if ply == 0 and n_excluded > 0:
+            skip = False
+            for k in range(n_excluded):
+                skip = skip or excluded[k] == move
+            if skip:
+                continue
+        quiet = is_quiet(move)
+        if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move, gain) < 0:
+            continue  # a capture that loses material: not worth a quiescence node
+        make(pos, tab, move, undo, ply)
+        keys[n_hist + ply + 1] = pos[P_KEY]
+        gives_check = 1 if in_check(pos, tab) else 0
+        count = frames[ply, F_COUNT] + 1
+        frames[ply, F_COUNT] = count
+        frames[ply, F_MOVE] = move
+        frames[ply, F_QUIET] = 1 if quiet else 0
+        if qs:
+            _enter(frames, ply + 1, -beta, -alpha, 0, 0, gives_check, 1)
+            frames[ply, F_STAGE] = AFTER_FULL
+            return True
+        if quiet:
+            n_q = frames[ply, F_NQUIET]
+            if n_q < MAX_QUIETS:
+                quiets[ply * MAX_QUIETS + n_q] = move
+                frames[ply, F_NQUIET] = n_q + 1
+        new_depth = depth - 1 + gives_check
+        frames[ply, F_NEWDEPTH] = new_depth
+        if count == 1:
+            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, 1)
+            frames[ply, F_STAGE] = AFTER_FULL
+            return True
+        r = 0
+        if depth >= 3 and quiet and not check and not gives_check and count > 2 + pv_node:
+            killer = scores[i] == KILLER_SCORE or scores[i] == KILLER_SCORE - 1
+            side = 1 - np.int64(pos[P_SIDE])
+            history = heur[2 * MAX_PLY + side * 4096 + (move & 4095)]
+            r = min(max(_reduction(depth, count, pv_node, killer, history), 0), new_depth - 1)
+        if r > 0:
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, 0, gives_check, 1)
+            frames[ply, F_STAGE] = AFTER_REDUCED
+        else:
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, 0, gives_check, 1)
+            frames[ply, F_STAGE] = AFTER_ZW
+        return True
+    return False

@@ -1,0 +1,47 @@
+"""The chess core's numba cache guard: cached kernels made from other kernel sources are dropped
+(the same guard as Connect Four's, over the chess kernels' sources)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from unbeatable.games.chess import _cache
+
+PACKAGE = Path(_cache.__file__).resolve().parent
+
+
+def test_a_cache_of_other_kernel_sources_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    pkg = tmp_path / "chess"
+    pkg.mkdir()
+    for name in _cache.KERNEL_SOURCES:
+        shutil.copy(PACKAGE / name, pkg / name)
+    cached = pkg / "__pycache__" / "_search.search-157.py311.nbi"
+    cached.parent.mkdir()
+    cached.write_bytes(b"compiled")
+    assert _cache.drop_stale_cache(pkg) and not cached.exists()
+    cached.write_bytes(b"compiled")
+    assert not _cache.drop_stale_cache(pkg) and cached.exists()
+    with open(pkg / "_movegen.py", "a") as f:  # the rules change: the search's cache goes too
+        f.write("\n# edited\n")
+    assert _cache.drop_stale_cache(pkg) and not cached.exists()
+
+
+def test_every_kernel_source_is_in_the_digest() -> None:
+    kernels = {
+        p.name
+        for p in PACKAGE.glob("_*.py")
+        if "njit" in p.read_text() or "kernel" in p.read_text()
+    }
+    kernels -= {"_cache.py", "_notation.py"}
+    assert kernels <= set(_cache.KERNEL_SOURCES)
+    from unbeatable.games.chess import core  # noqa: F401  (its import checks the cache)
+
+    stamp = PACKAGE / "__pycache__" / _cache.STAMP
+    if stamp.exists():  # absent only where the package directory is not writable
+        assert stamp.read_text() == _cache.kernel_digest(PACKAGE)
