@@ -146,6 +146,31 @@ def test_the_winning_move_hook_finds_every_move_that_joins_at_once() -> None:
                 assert found in winning
 
 
+def test_threats_are_the_cells_that_join_the_other_players_edges() -> None:
+    rng = random.Random(4)
+    for n in (3, 5, 7):
+        game = hex_of(f"hex:{n}")
+        for _ in range(60):
+            state = game.initial()
+            for _ in range(rng.randrange(n * n)):
+                if state.outcome() is not None:
+                    break
+                state = state.play(rng.choice(state.legal_moves()))
+            if state.outcome() is not None:
+                continue
+            xs, os = stones(state)
+            other = 1 - state.to_move
+            own = xs if other == FIRST else os
+            expected = {
+                r * n + c
+                for r in range(n)
+                for c in range(n)
+                if (r, c) not in xs | os and joins(own | {(r, c)}, n, other)
+            }
+            assert set(state.threats() or ()) == expected, str(state)
+    assert hex_of("hex:2,swap").parse_position("b1").threats() is None  # the swap escapes
+
+
 @pytest.mark.parametrize("spec", ["hex:2", "hex:3", "hex:4,swap", "hex:6", "hex:11,swap"])
 def test_every_promise_of_the_protocol(spec: str) -> None:
     assert check_game(get_game(spec).initial(), games=15).positions > 0

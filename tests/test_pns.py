@@ -16,6 +16,7 @@ import pytest
 from tests.brute import reachable, truth
 from tests.test_cli import _schema, validate
 from unbeatable import Limits, Outcome, Payoff, State, cli, get_game
+from unbeatable.games import MNKState
 from unbeatable.search import ParallelSearcher, Searcher, SearchOptions, SearchResult, search
 from unbeatable.search.mcts import outcome_class
 from unbeatable.search.pns import AT_LEAST_DRAW, DFPN, INFINITE, WINS, move_bounds
@@ -165,6 +166,19 @@ def test_move_bounds_hold_on_every_move_of_every_position() -> None:
             true = true - 1 if true >= 900_000_000 else true + 1 if true <= -900_000_000 else true
             low, high = move_bounds(state, move, outcome_class(true))
             assert low <= true <= high, (str(state), move)
+
+
+def test_mnk_threats_are_the_cells_that_complete_the_other_players_line() -> None:
+    for state in sample("mnk:5,5,4", 150, 9, (3, 14)):
+        assert isinstance(state, MNKState)
+        other = 1 - state.to_move
+        own = state.second if other else state.first
+        expected = {
+            cell
+            for cell in state.legal_moves()
+            if any((own | 1 << cell) & line == line for line in state.game.lines)
+        }
+        assert set(state.threats() or ()) == expected, str(state)
 
 
 def test_a_game_without_draws_asks_one_question() -> None:

@@ -371,6 +371,19 @@ class State(ABC):
         """
         return None
 
+    def threats(self) -> Sequence[Move] | None:
+        """The opponent's threats: the moves that would end the game at once in the favour of
+        the player *not* to move, were it that player's turn; None (the default) when the game
+        cannot tell cheaply.
+
+        A game that answers promises what a search then concludes: with two or more threats
+        and no winning move of its own, the side to move loses at the opponent's next move
+        (its one move cannot take away two threats, and the opponent moves next). Proof-number
+        search prunes with it. m,n,k games and Hex answer; a game where that conclusion does not
+        hold (a move that fills several cells, an extra turn) must not.
+        """
+        return None
+
     def solver_value(self, request: SolveRequest) -> int | None:
         """This unfinished position's exact value (solve convention; with ``request.weak`` only
         its sign counts) from the game's own solver, or None when it has none or a budget in

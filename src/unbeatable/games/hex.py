@@ -393,21 +393,29 @@ class HexState(State):
     def winning_move(self) -> int | None:
         """A cell that joins the side to move's edges at once, if there is one: one touching
         (or on) both the chains grown from one edge and those grown from the other."""
-        if self.outcome_ is not None:
+        wins = self._joining(self.ply_ & 1)
+        return (wins & -wins).bit_length() - 1 if wins else None
+
+    def threats(self) -> list[int] | None:
+        """The cells that would join the edges of the player not to move (None while the swap
+        may still be played: it takes the threats away)."""
+        if self.can_swap:
             return None
+        return _cells(self._joining(1 - (self.ply_ & 1)))
+
+    def _joining(self, player: int) -> int:
+        """The empty cells that would join ``player``'s edges at once."""
+        if self.outcome_ is not None:
+            return 0
         game = self.game
-        player = self.ply_ & 1
         own = self.second if player else self.first
         free = game.full & ~(self.first | self.second)
         start, end = game.edges[player]
         near_start = (game.expand(game.chain(own & start, own)) | start) & free
         if not near_start:
-            return None
+            return 0
         near_end = (game.expand(game.chain(own & end, own)) | end) & free
-        wins = near_start & near_end
-        if wins:
-            return (wins & -wins).bit_length() - 1
-        return None
+        return near_start & near_end
 
     def key(self) -> Hashable:
         """The position or its half-turn image, whichever is smaller (both players' edges

@@ -195,9 +195,11 @@ class MCTS:
         if node.state.outcome() is None and self.size < self.capacity:
             if node.untried is None:
                 node.untried = list(node.state.legal_moves())
-                self.rng.shuffle(node.untried)
-            if node.untried:
-                move = node.untried.pop()
+            untried = node.untried
+            if untried:  # a random one of the moves not yet added
+                pick = self.rng.randrange(len(untried))
+                untried[pick], untried[-1] = untried[-1], untried[pick]
+                move = untried.pop()
                 child = TreeNode(node.state.play(move), move, node.to_move)
                 self._settle(child)
                 node.children.append(child)
@@ -222,17 +224,18 @@ class MCTS:
         """The child with the best UCB1 value among those that can still raise ``node``'s
         proven class."""
         floor = outcome_class(node.lower)
-        log_visits = math.log(max(node.visits, 1))
-        c = self.options.exploration
+        scale = self.options.exploration * math.sqrt(math.log(max(node.visits, 1)))
         best: TreeNode | None = None
         best_value = -math.inf
         for child in node.children:
-            high = child.seen_from_parent()[1]
-            if high <= node.lower or (child.proven() and outcome_class(high) <= floor):
-                continue
-            if child.visits == 0:
+            if child.lower != -WIN or child.upper != WIN:  # bounds proven: may be pruned
+                high = child.seen_from_parent()[1]
+                if high <= node.lower or (child.proven() and outcome_class(high) <= floor):
+                    continue
+            visits = child.visits
+            if visits == 0:
                 return child
-            value = child.total / child.visits + c * math.sqrt(log_visits / child.visits)
+            value = child.total / visits + scale / math.sqrt(visits)
             if value > best_value:
                 best, best_value = child, value
         assert best is not None, "an unproven node has a child that can raise its class"

@@ -5,7 +5,10 @@ Every node carries a *proof number* (how many leaves at least must still be prov
 and a *disproof number* (to say no); the search always expands the *most-proving* node, the
 leaf that lowers the root's smaller number most. df-pn finds it depth first, with thresholds
 that say when to come back up, and keeps the numbers of every node it has seen in a table, so
-that its memory is bounded and transpositions are shared. Here it is written in negamax form
+that its memory is bounded and transpositions are shared. With the game's hints (the default),
+a new leaf whose side to move wins at once (:meth:`~unbeatable.game.State.winning_move`) is
+proven, and one whose opponent has two threats (:meth:`~unbeatable.game.State.threats`)
+disproven, without expanding it. Here it is written in negamax form
 (each node's numbers are for its own side to move), with Pawlewicz and Lew's 1 + epsilon
 trick for the thresholds.
 
@@ -175,8 +178,12 @@ class DFPN:
             if winner == state.to_move or (winner is None and question == AT_LEAST_DRAW):
                 return 0, INFINITE
             return INFINITE, 0
-        if self.options.hints and state.winning_move() is not None:
-            return 0, INFINITE  # the side to move wins at once: no need to expand it
+        if self.options.hints:
+            if state.winning_move() is not None:
+                return 0, INFINITE  # the side to move wins at once: no need to expand it
+            threats = state.threats()
+            if threats is not None and len(threats) >= 2:
+                return INFINITE, 0  # two threats: the opponent wins next, whatever it plays
         return 1, 1
 
     def _mid(
