@@ -17,7 +17,7 @@ from tests.test_pns import Leaf
 from unbeatable import Limits, State, cli, get_game
 from unbeatable.players import parse_player, play_match
 from unbeatable.search import ParallelSearcher, Searcher, SearchOptions, search
-from unbeatable.search.mcts import DEFAULT_TREE_NODES, MCTS, outcome_class
+from unbeatable.search.mcts import DEFAULT_TREE_NODES, MCTS, grow, outcome_class
 from unbeatable.search.score import WIN_MIN
 
 
@@ -217,3 +217,6 @@ def test_the_tree_is_data() -> None:
     assert all(not grandchild["children"] for child in data["children"]
                for grandchild in child["children"])
     assert json.dumps(data)
+    steps = grow(state, [1, 10, 100], max_depth=1)
+    assert [step["visits"] for step in steps] == [1, 10, 100]
+    assert len(steps[0]["children"]) == 1 and len(steps[2]["children"]) == 7

@@ -181,6 +181,24 @@ def test_mnk_threats_are_the_cells_that_complete_the_other_players_line() -> Non
         assert set(state.threats() or ()) == expected, str(state)
 
 
+def test_the_tree_is_data_with_numbers_for_the_roots_question() -> None:
+    state = get_game("tictactoe").parse_position("15")
+    search_ = DFPN(SearchOptions())
+    assert search_.prove(state, WINS) is False
+    tree = search_.export(state, WINS, max_depth=2, max_nodes=60)
+    assert tree["kind"] == "or" and tree["disproof"] == 0 and tree["expanded"]
+    children = tree["children"]
+    assert isinstance(children, list) and len(children) == 7
+    for child in children:  # x's question disproved under every move: o (AND) holds it
+        assert child["kind"] == "and" and child["disproof"] == 0
+    grandchildren = [g for c in children for g in c["children"]]
+    assert all(g["kind"] == "or" for g in grandchildren)
+    assert any(g["proof"] == 0 for g in grandchildren)  # o's mistakes, x wins at once
+    assert json.dumps(tree)
+    small = search_.export(state, WINS, max_depth=5, max_nodes=5)
+    assert len(small["children"]) == 7  # type: ignore[arg-type]
+
+
 def test_a_game_without_draws_asks_one_question() -> None:
     search_ = DFPN(SearchOptions())
     state = get_game("hex:3").parse_position("a1")

@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_TREE_NODES",
     "MCTS",
     "TreeNode",
+    "grow",
     "merge",
     "outcome_class",
     "run",
@@ -461,6 +462,26 @@ def run(
     rng = options.rng if options.rng is not None else random.Random(0)
     search = MCTS(state, options, rng)
     yield from search.run(limits, analyze, stop, start)
+
+
+def grow(
+    state: State,
+    counts: Sequence[int],
+    options: SearchOptions | None = None,
+    *,
+    max_depth: int = 3,
+    min_visits: int = 1,
+) -> list[dict[str, Any]]:
+    """How one search's tree grows: its :meth:`TreeNode.export` after each of ``counts``
+    simulations (increasing), for pictures and the page (a learner watching UCT choose)."""
+    options = options or SearchOptions(algorithm="mcts")
+    search = MCTS(state, options, options.rng or random.Random(0))
+    trees = []
+    for count in counts:
+        while search.counters.nodes < count and not search.root.proven():
+            search.simulate()
+        trees.append(search.root.export(max_depth, min_visits))
+    return trees
 
 
 def merge(

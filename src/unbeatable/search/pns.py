@@ -152,6 +152,49 @@ class DFPN:
         entry = self.table.get((self._key(state), question))
         return None if entry is None else (entry[0], entry[1])
 
+    def export(
+        self, state: State, question: int = WINS, *, max_depth: int = 3, max_nodes: int = 500
+    ) -> dict[str, object]:
+        """The part of the tree this search has numbers for, as plain data (for pictures and
+        the page), from ``state`` and ``question`` (asked of its side to move): every node's
+        ``proof`` and ``disproof`` numbers *for that question* (so that an OR node, where its
+        asker moves, takes the least proof number of its children, and an AND node the sum),
+        its ``kind`` (``or`` or ``and``), whether it was ``expanded`` (its numbers are in the
+        table; a leaf's are the starting 1 and 1, or a finished game's), its ``move`` in
+        notation (None at the root) and its children in the search's order, down to
+        ``max_depth`` plies and at most ``max_nodes`` nodes (breadth first)."""
+        if not state.has_draws:
+            question = WINS
+        root: dict[str, object] = {"move": None}
+        queue = [(state, question, False, root, 0)]
+        count = 0
+        while queue and count < max_nodes:
+            position, asked, flipped, node, depth = queue.pop(0)
+            count += 1
+            entry = None if position.outcome() is not None else self.table.get(
+                (self._key(position), asked)
+            )
+            proof, disproof = (entry[0], entry[1]) if entry else self._leaf(position, asked)
+            if flipped:  # numbers for the root's question: the other side's, swapped
+                proof, disproof = disproof, proof
+            children: list[dict[str, object]] = []
+            node.update(
+                proof=proof, disproof=disproof, kind="and" if flipped else "or",
+                expanded=entry is not None, children=children,
+            )
+            if entry is None or depth >= max_depth:
+                continue
+            for move in self._moves(position):
+                child = position.play(move)
+                flips = child.to_move != position.to_move
+                child_question = (1 - asked if flips else asked) if child.has_draws else WINS
+                item: dict[str, object] = {"move": position.move_text(move)}
+                children.append(item)
+                queue.append((child, child_question, flipped != flips, item, depth + 1))
+        for _, _, _, node, _ in queue:  # cut off by max_nodes: drop the empty placeholders
+            node["cut"] = True
+        return root
+
     # --- df-pn --------------------------------------------------------------------------
 
     def _key(self, state: State) -> Hashable:
