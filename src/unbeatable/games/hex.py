@@ -304,7 +304,7 @@ def _hex_distance(dr: float, dc: float) -> float:
 class HexState(State):
     """A position of Hex: the first and second players' stones as bitmasks."""
 
-    __slots__ = ("_key", "first", "game", "outcome_", "ply_", "second", "swapped")
+    __slots__ = ("_joins", "_key", "first", "game", "outcome_", "ply_", "second", "swapped")
 
     game: Hex
     #: No game of Hex ends in a draw.
@@ -321,6 +321,8 @@ class HexState(State):
         self.outcome_ = outcome
         self.swapped = swapped
         self._key: int | None = None
+        #: each player's joining cells (see _joining), once computed
+        self._joins: list[int | None] = [None, None]
 
     # --- protocol -----------------------------------------------------------------------
 
@@ -377,18 +379,26 @@ class HexState(State):
         if cell == game.swap_move:
             return HexState(game, 0, 1 << game.mirror[self.first.bit_length() - 1], ply, None, True)
         bit = 1 << cell
-        if self.ply_ & 1 == 0:
+        mover = self.ply_ & 1
+        if mover == FIRST:
             stones = self.first | bit
             won = _won(game, bit, stones, FIRST)
-            return HexState(
+            child = HexState(
                 game, stones, self.second, ply, Outcome.FIRST_WINS if won else None,
                 self.swapped,
             )
-        stones = self.second | bit
-        won = _won(game, bit, stones, SECOND)
-        return HexState(
-            game, self.first, stones, ply, Outcome.SECOND_WINS if won else None, self.swapped
-        )
+        else:
+            stones = self.second | bit
+            won = _won(game, bit, stones, SECOND)
+            child = HexState(
+                game, self.first, stones, ply, Outcome.SECOND_WINS if won else None,
+                self.swapped,
+            )
+        # the other player's chains are as they were: its joining cells lose only this one
+        known = self._joins[1 - mover]
+        if known is not None and not won:
+            child._joins[1 - mover] = known & ~bit
+        return child
 
     def winning_move(self) -> int | None:
         """A cell that joins the side to move's edges at once, if there is one: one touching
@@ -407,6 +417,12 @@ class HexState(State):
         """The empty cells that would join ``player``'s edges at once."""
         if self.outcome_ is not None:
             return 0
+        known = self._joins[player]
+        if known is None:
+            known = self._joins[player] = self._join(player)
+        return known
+
+    def _join(self, player: int) -> int:
         game = self.game
         own = self.second if player else self.first
         free = game.full & ~(self.first | self.second)
