@@ -15,7 +15,7 @@ from tests.brute import reachable, truth
 from tests.test_cli import _schema, validate
 from tests.test_pns import Leaf
 from unbeatable import Limits, State, cli, get_game
-from unbeatable.players import parse_player, play_match
+from unbeatable.players import AIPlayer, parse_player, play_match
 from unbeatable.search import ParallelSearcher, Searcher, SearchOptions, search
 from unbeatable.search.mcts import DEFAULT_TREE_NODES, MCTS, grow, outcome_class
 from unbeatable.search.score import WIN_MIN
@@ -187,6 +187,10 @@ def test_an_mcts_player_plays_a_game() -> None:
     assert record.outcome is not None
     with pytest.raises(ValueError, match="mcts plays Monte Carlo"):
         parse_player("mcts:1,algorithm=pns", rng)
+    guided = parse_player("mcts:0.5,playout=evaluation", rng)
+    assert isinstance(guided, AIPlayer) and guided.searcher.options.playout == "evaluation"
+    with pytest.raises(ValueError, match="unknown playout"):
+        parse_player("mcts:0.5,playout=heavy", rng)
 
 
 def test_analyze_shows_visits_and_means() -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from .game import Move, Outcome, Payoff, State
 from .search import ALGORITHMS, Limits, Searcher, SearchResult
+from .search.options import PLAYOUTS
 
 __all__ = [
     "AIPlayer",
@@ -28,7 +29,8 @@ EVALUATIONS = ("game", "zero")
 
 PLAYER_SPECS = (
     "random | perfect | depth:N | time:SECONDS | nodes:N | mcts:SECONDS, optionally followed "
-    f"by ,algorithm=NAME ({'|'.join(ALGORITHMS)}) and ,eval=game|zero"
+    f"by ,algorithm=NAME ({'|'.join(ALGORITHMS)}), ,eval=game|zero and (mcts) "
+    f",playout={'|'.join(PLAYOUTS)}"
 )
 
 
@@ -114,7 +116,7 @@ def parse_player(spec: str, rng: random.Random) -> Player:
         player: Player = RandomPlayer(rng)
         player.name = text
         return player
-    algorithm, evaluate = _options(options, bad)
+    algorithm, evaluate, playout = _options(options, bad)
     try:
         if kind == "perfect":
             if colon:
@@ -136,16 +138,18 @@ def parse_player(spec: str, rng: random.Random) -> Player:
         if isinstance(err, PlayerSpecError):
             raise
         raise bad(f"{arg!r} is not a valid {kind} limit") from None
-    searcher = Searcher(algorithm, evaluate=evaluate, rng=rng)
+    searcher = Searcher(algorithm, evaluate=evaluate, rng=rng, playout=playout)
     return AIPlayer(limits, searcher, name=text)
 
 
 def _options(
     options: list[str], bad: Callable[[str], PlayerSpecError]
-) -> tuple[str | None, Callable[[State], float] | None]:
-    """The algorithm and evaluation that a player spec's KEY=VALUE options ask for."""
+) -> tuple[str | None, Callable[[State], float] | None, str]:
+    """The algorithm, evaluation and Monte Carlo playout that a player spec's KEY=VALUE
+    options ask for."""
     algorithm: str | None = None
     evaluate: Callable[[State], float] | None = None
+    playout = "random"
     for option in options:
         key, eq, value = option.partition("=")
         key, value = key.strip().lower(), value.strip()
@@ -159,9 +163,13 @@ def _options(
             if value not in EVALUATIONS:
                 raise bad(f"unknown evaluation {value!r}")
             evaluate = _zero if value == "zero" else None
+        elif key == "playout":
+            if value not in PLAYOUTS:
+                raise bad(f"unknown playout {value!r}")
+            playout = value
         else:
             raise bad(f"unknown option {key!r}")
-    return algorithm, evaluate
+    return algorithm, evaluate, playout
 
 
 @dataclass
