@@ -11,9 +11,10 @@ win, a draw or a loss for the side to move; df-pn does not prove distances). The
 load average is printed beside every line: times are wall-clock, on a shared machine.
 
 The positions (``--set``): ``small``, 4x4 Hex from the empty board and three openings, and
-4x4x4 (a draw) after one move; ``hex5``, 5x5 Hex positions; ``mnk``, the empty 5,5,4 board (a
-known draw that alpha-beta does not finish in ten minutes) and 4,4,4 from the start; ``all``.
-Or give your own: ``--position GAME=MOVES`` (repeatable).
+4,4,4 (a draw) after one move; ``hex5``, 5x5 Hex after two moves and two openings; ``mnk``,
+two positions of four stones where the first player wins by threats (6,6,4 and 5,5,4), the
+empty 4,4,4 board (a draw) and the empty 5,5,4 board (a known draw that alpha-beta does not
+finish in ten minutes); ``all``. Or give your own: ``--position GAME=MOVES`` (repeatable).
 
     PYTHONPATH=src python benchmarks/pns_vs_alphabeta.py --set small --cap 120
     PYTHONPATH=src python benchmarks/pns_vs_alphabeta.py --set all --cap 600
@@ -34,10 +35,13 @@ SETS = {
     "small": [
         ("hex:4", ""), ("hex:4", "a1"), ("hex:4", "b2"), ("hex:4", "d1"), ("mnk:4,4,4", "6"),
     ],
-    "hex5": [
-        ("hex:5", "c3 b4"), ("hex:5", "c3 c4 b4"), ("hex:5", "a1 c3"), ("hex:5", "c3"),
+    "hex5": [("hex:5", "c3 b4"), ("hex:5", "c3"), ("hex:5", "a1")],
+    "mnk": [
+        ("mnk:6,6,4", "14,10,20,18"),
+        ("mnk:5,5,4", "12,7,3,15"),
+        ("mnk:4,4,4", ""),
+        ("mnk:5,5,4", ""),
     ],
-    "mnk": [("mnk:4,4,4", ""), ("mnk:5,5,4", "")],
 }
 SETS["all"] = SETS["small"] + SETS["hex5"] + SETS["mnk"]
 
