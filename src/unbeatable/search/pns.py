@@ -469,9 +469,50 @@ def _keeps(search: DFPN, state: State, move: Move, value_class: int) -> bool | N
     return True  # in a lost position every move loses
 
 
+def _known(search: DFPN, state: State, move: Move, value_class: int) -> bool:
+    """Whether the table already proves that ``move`` keeps ``value_class`` (the proof of the
+    position's class left its numbers there), without searching."""
+    child = state.play(move)
+    outcome = child.outcome()
+    if outcome is not None:
+        winner = outcome.winner
+        mine = 0 if winner is None else 1 if winner == state.to_move else -1
+        return mine == value_class
+    same = child.to_move == state.to_move
+
+    def settled(question: int) -> bool | None:
+        if not child.has_draws:
+            question = WINS
+        numbers = search.numbers(child, question)
+        if numbers is None or (numbers[0] and numbers[1]):
+            return None
+        return numbers[0] == 0
+
+    wins, draws = settled(WINS), settled(AT_LEAST_DRAW)
+    if not child.has_draws:
+        draws = wins
+    if same:
+        if value_class > 0:
+            return wins is True
+        if value_class == 0:
+            return wins is False and draws is True
+        return draws is False
+    if value_class > 0:  # the opponent does not even draw
+        return draws is False
+    if value_class == 0:  # the opponent draws but does not win
+        return wins is False and draws is True
+    return True
+
+
 def _witness(search: DFPN, state: State, value_class: int) -> Move | None:
-    """A move that keeps ``value_class`` (proven by asking about it), in the search's order."""
-    for move in search._moves(state):
+    """A move that keeps ``value_class``: one the table already proves (the proof of the
+    position left it there), else the first that asking about it proves, in the search's
+    order."""
+    moves = search._moves(state)
+    for move in moves:
+        if _known(search, state, move, value_class):
+            return move
+    for move in moves:
         keeps = _keeps(search, state, move, value_class)
         if keeps is None:
             return None
