@@ -3,6 +3,7 @@
     python benchmarks/parallel.py                # serial, 2 local processes, MPI with 2 workers
     python benchmarks/parallel.py --quick        # small positions: checks that it all runs
     python benchmarks/parallel.py --no-mpi       # skip the MPI run
+    python benchmarks/parallel.py --hosts        # MPI on 1 host against 2 hosts (root only)
 
 For the MPI run the script starts itself under ``mpiexec -n WORKERS+1 python -m mpi4py.futures``
 (the venv's mpiexec; one rank manages, the others work) and reads its figures back as JSON.
@@ -14,6 +15,13 @@ pickled size and pickling time, the round trip beyond the search itself (queuein
 both ways, waking the manager), and the start-up of a pool. The machine's load average is
 printed too: on a shared machine, other processes take cores from the workers, and the ratio
 says so.
+
+``--hosts`` measures what the network costs instead: the same positions over MPI with one rank
+per worker, once with every rank on one host (the manager and the workers meet in shared
+memory) and once with the manager and each worker on hosts of their own (network namespaces
+joined by a switch, ``benchmarks/mpi_hosts.py``: every task and answer goes through TCP and
+the switch, which counts bytes and packets). Both on the same cores of this machine, so the
+difference is the messages' cost, not the hardware's. Needs root (namespaces).
 """
 
 from __future__ import annotations
@@ -210,9 +218,10 @@ def mpi_child(cases: list[tuple[str, str, int | None]], solver: Solver) -> None:
     print(json.dumps({"workers": workers, "startup": startup, "rows": rows, "solver": solved}))
 
 
-def run_mpi(
-    child_args: list[str], workers: int
-) -> tuple[list[Row], float, float, Row | None] | str:
+MPIRun = tuple[list[Row], float, float, Row | None]  # rows, pool start-up, launch, solver
+
+
+def run_mpi(child_args: list[str], workers: int) -> MPIRun | str:
     """The MPI rows, the pool start-up inside the job, the whole job's launch overhead and the
     solver rows; or why MPI could not run."""
     mpiexec = Path(sys.executable).parent / "mpiexec"
@@ -226,7 +235,13 @@ def run_mpi(
     command += [__file__, "--mpi-child", *child_args]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
-    total = time.perf_counter() - start
+    return _mpi_figures(done, time.perf_counter() - start, workers)
+
+
+def _mpi_figures(
+    done: subprocess.CompletedProcess[str], total: float, workers: int
+) -> MPIRun | str:
+    """What :func:`mpi_child` printed, or why the job failed."""
     if done.returncode != 0:
         return f"mpiexec failed ({done.returncode}): {done.stderr.strip()[-500:]}"
     data = json.loads(done.stdout.strip().splitlines()[-1])
@@ -235,6 +250,94 @@ def run_mpi(
     searching = sum(row["seconds"] for row in data["rows"])
     searching += data["solver"]["seconds"] if data["solver"] else 0.0
     return data["rows"], data["startup"], total - searching, data["solver"]
+
+
+#: (mode, its MPI figures, bytes and packets that crossed the switch, of which the start-up's)
+HostRun = tuple[str, MPIRun, int, int, int]
+
+
+def run_hosts(child_args: list[str], workers: int, rounds: int) -> list[HostRun] | str:
+    """The same MPI job on one host (``workers`` + 1 ranks, shared memory) and on ``workers``
+    + 1 hosts (a rank each, TCP through a switch); or why it could not run. Each mode also runs
+    the job with nothing to do (``--startup-only``), whose bytes are the start-up's. With two
+    rounds the modes run in the order A B B A, and each one's figures are the mean of its two
+    runs (a machine whose load drifts favours neither)."""
+    import tempfile
+
+    from mpi_hosts import Cluster, Unavailable
+
+    why = Cluster.why_not()
+    if why:
+        return why
+    program = [sys.executable, "-m", "mpi4py.futures", __file__, "--mpi-child", "--hosts-child"]
+    modes = [
+        ("1 host", [workers + 1] + [0] * workers, False),
+        (f"{workers + 1} hosts", [1] * (workers + 1), True),
+    ]
+    order = [0, 1, 1, 0] if rounds == 2 else [0, 1]
+    found: list[list[HostRun]] = [[], []]
+
+    def crossed(cluster: Cluster, ranks: list[int], network: bool, extra: list[str]) -> tuple[
+        subprocess.CompletedProcess[str], float, int, int
+    ]:
+        sent, packets = cluster.traffic()
+        start = time.perf_counter()
+        done = cluster.run(ranks, program + extra, timeout=3600, network=network)
+        spent = time.perf_counter() - start
+        now_sent, now_packets = cluster.traffic()
+        return done, spent, now_sent - sent, now_packets - packets
+
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            with Cluster(workers + 1, Path(directory)) as cluster:
+                for index in order:
+                    name, ranks, network = modes[index]
+                    done, spent, sent, packets = crossed(cluster, ranks, network, child_args)
+                    figures = _mpi_figures(done, spent, workers)
+                    if isinstance(figures, str):
+                        return f"{name}: {figures}"
+                    idle = crossed(cluster, ranks, network, ["--startup-only"])
+                    if idle[0].returncode != 0:
+                        return (
+                            f"{name}: the empty job failed ({idle[0].returncode}): "
+                            f"{idle[0].stderr.strip()[-500:]} {idle[0].stdout.strip()[-500:]}"
+                        )
+                    found[index].append((name, figures, sent, packets, idle[2]))
+        except Unavailable as error:
+            return str(error)
+    return [_merged(runs) for runs in found]
+
+
+def _merged(runs: list[HostRun]) -> HostRun:
+    """One mode's runs as one: the mean of every figure (an answer that differed between the
+    runs is kept as None, which the report marks)."""
+    if len(runs) == 1:
+        return runs[0]
+    count = len(runs)
+
+    def mean(values: list[Any]) -> Any:
+        total = sum(values) / count
+        return round(total) if all(isinstance(v, int) for v in values) else total
+
+    rows: list[Row] = []
+    for parts in zip(*(run[1][0] for run in runs), strict=True):
+        row = dict(parts[0])
+        for key in ("seconds", "cpu", "busy", "nodes", "tasks", "overhead"):
+            row[key] = mean([part[key] for part in parts])
+        for key in ("score", "move"):
+            if any(part[key] != row[key] for part in parts):
+                row[key] = None
+        rows.append(row)
+    figures: MPIRun = (
+        rows,
+        mean([run[1][1] for run in runs]),
+        mean([run[1][2] for run in runs]),
+        None,
+    )
+    return (
+        runs[0][0], figures, mean([run[2] for run in runs]), mean([run[3] for run in runs]),
+        mean([run[4] for run in runs]),
+    )
 
 
 def task_cost(cases: list[tuple[str, str, int | None]]) -> tuple[int, float]:
@@ -314,6 +417,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small positions (a smoke test)")
     parser.add_argument("--no-mpi", action="store_true", help="skip the MPI run")
+    parser.add_argument(
+        "--hosts",
+        action="store_true",
+        help="instead: MPI on 1 host against WORKERS hosts of 1 rank (network namespaces; root)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="workers (default 2)")
     parser.add_argument(
         "--one-worker",
@@ -328,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{SOLVER_COUNT} lines; skipped if missing)",
     )
     parser.add_argument("--mpi-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--startup-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--hosts-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cases = QUICK if args.quick else POSITIONS
     solver: Solver = None
@@ -338,12 +448,14 @@ def main(argv: list[str] | None = None) -> int:
             solver_lines(args.solver_file, 2 * args.workers, skip=count),
         )
     if args.mpi_child:
-        mpi_child(cases, solver)
+        mpi_child([] if args.startup_only else cases, None if args.hosts_child else solver)
         return 0
     print(
         f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
         f"{os.cpu_count()} cores"
     )
+    if args.hosts:
+        return hosts_main(args, cases)
     # The machine may be shared: serial runs before and after the parallel ones show the drift,
     # and the ratios use their mean.
     before = run_serial(cases)
@@ -353,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     solver_modes: list[tuple[str, Row | None]] = [(f"{args.workers} local", local_solver)]
     if args.one_worker:
         modes.insert(0, ("1 local", run_local(cases, 1, None)[0]))
-    mpi: tuple[list[Row], float, float, Row | None] | str = "skipped (--no-mpi)"
+    mpi: MPIRun | str = "skipped (--no-mpi)"
     if not args.no_mpi:
         child_args = ["--quick"] if args.quick else []
         child_args += ["--solver-file", str(args.solver_file)]
@@ -363,14 +475,7 @@ def main(argv: list[str] | None = None) -> int:
             solver_modes.append((f"MPI {args.workers}", mpi[3]))
     after = run_serial(cases)
     solver_after = _fresh_serial_solver(solver) if solver else None
-    serial = [
-        {
-            **one,
-            "seconds": (one["seconds"] + two["seconds"]) / 2,
-            "cpu": (one["cpu"] + two["cpu"]) / 2,
-        }
-        for one, two in zip(before, after, strict=True)
-    ]
+    serial = _mean(before, after)
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"serial runs: {sum(r['seconds'] for r in before):.2f} s before the parallel ones, "
@@ -410,6 +515,61 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"; MPI pool {mpi[1] * 1e3:.0f} ms inside the job, mpiexec launch and exit "
             f"{mpi[2]:.2f} s in all"
+        )
+    return 0
+
+
+def _mean(before: list[Row], after: list[Row]) -> list[Row]:
+    """The serial rows with the mean of the runs before and after the parallel ones."""
+    return [
+        {
+            **one,
+            "seconds": (one["seconds"] + two["seconds"]) / 2,
+            "cpu": (one["cpu"] + two["cpu"]) / 2,
+        }
+        for one, two in zip(before, after, strict=True)
+    ]
+
+
+def hosts_main(args: argparse.Namespace, cases: list[tuple[str, str, int | None]]) -> int:
+    """``--hosts``: the serial runs, and the MPI job on one host and across hosts (the generic
+    engine's positions only: the messages counted are exactly their tasks)."""
+    child_args = ["--quick"] if args.quick else []
+    before = run_serial(cases)
+    runs = run_hosts(child_args, args.workers, 1 if args.quick else 2)
+    after = run_serial(cases)
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if isinstance(runs, str):
+        print(f"MPI across hosts: not run here: {runs}")
+        return 1
+    serial = _mean(before, after)
+    print(
+        f"serial runs: {sum(r['seconds'] for r in before):.2f} s before the MPI jobs, "
+        f"{sum(r['seconds'] for r in after):.2f} s after (the table shows their mean)"
+    )
+    print()
+    print(
+        f"MPI with {args.workers} worker ranks and a manager: on one host (ranks meet in shared "
+        f"memory) and on {args.workers + 1} hosts, one rank each (network namespaces: TCP "
+        "through a switch), on the same cores"
+        + ("" if args.quick else "; each mode run twice, in the order A B B A, and averaged")
+        + ":"
+    )
+    report(cases, serial, [(run[0], run[1][0]) for run in runs])
+    print()
+    for name, (rows, startup, launch, _solved), crossed, packets, idle in runs:
+        tasks = sum(row["tasks"] for row in rows)
+        overhead = statistics.median(row["overhead"] for row in rows)
+        print(
+            f"{name}: {tasks} tasks sent and {tasks} answers received by the manager; median "
+            f"round trip beyond the search {overhead * 1e3:.2f} ms; pool start-up "
+            f"{startup * 1e3:.0f} ms, mpiexec launch and exit {launch:.2f} s"
+        )
+        print(
+            f"  through the switch: {crossed} bytes in {packets} packets; the same job with "
+            f"nothing to do: {idle} bytes; the difference, {(crossed - idle) / max(tasks, 1):.0f} "
+            "bytes a task (its message, the answer, the watch's two lines, TCP's "
+            "acknowledgements)"
         )
     return 0
 

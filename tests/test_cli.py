@@ -115,6 +115,9 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["match", "random", "random", "--game", "checkers"], "", "tictactoe"),
     (["match", "random", "random", "--position", "5z"], "", "z"),
     (["bench", "--depth", "3"], "", "--depth"),
+    (["mpi", "/no/such/hosts"], "", "/no/such/hosts"),
+    (["mpi", "hosts", "--timeout", "0"], "", "0"),
+    (["mpi", "hosts", "--ranks", "many"], "", "many"),
 ]
 
 

@@ -1,8 +1,13 @@
-"""A real MPI job: ``mpiexec -n 3 python -m mpi4py.futures`` (one manager, two workers)."""
+"""A real MPI job: ``mpiexec -n 3 python -m mpi4py.futures`` (one manager, two workers), on this
+machine; a rank killed in it; ``unbeatable mpi``'s check and run."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -139,3 +144,129 @@ def test_mpi_command_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     expected = [f"{line} {solve(game.parse_position(line))}" for line in lines[1:]]
     assert done.stdout.split("\n")[:-1] == expected
+
+
+# --- faults on one host (tests/test_mpi_hosts.py: across hosts) -------------------------------
+
+#: m,n,k positions of a second or so each: the batch still runs when a worker is killed.
+SLOW = ["1,6", "1,16", "6,11", "2,3", "1,2,3", "6,7,10", "1,7", "2,7"]
+
+
+def _rank_of(pid: int) -> int | None:
+    """The MPI rank of process ``pid`` (hydra puts it in the environment), if it is one."""
+    try:
+        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    if b"mpi4py.futures" not in command:
+        return None
+    for item in environment:
+        if item.startswith(b"PMI_RANK="):
+            return int(item.split(b"=", 1)[1])
+    return None
+
+
+def _children(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for entry in Path("/proc").glob("[0-9]*"):
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == parent:
+                found.append(int(entry.name))
+                todo.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
+    """With -disable-auto-cleanup the manager outlives a dead worker rank: it names the rank,
+    its process and host, and the task; the answers printed before stay; exit code 3 (the
+    job ended by MPI_Abort: nothing is left)."""
+    game = get_game("mnk:4,4,4")
+    (tmp_path / "positions.txt").write_text("\n".join(SLOW) + "\n")
+    command = [
+        str(MPIEXEC), "-disable-auto-cleanup", "-n", "3", sys.executable, "-m", "mpi4py.futures",
+        "-m", "unbeatable", "solve", "mnk:4,4,4", "--mpi", "positions.txt",
+    ]
+    job = subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    try:
+        assert job.stdout is not None
+        first = job.stdout.readline()
+        assert first.strip()
+        family = _children(job.pid)
+        victims = [pid for pid in family if _rank_of(pid) == 1]
+        assert len(victims) == 1, family
+        os.kill(victims[0], signal.SIGKILL)
+        rest, err = job.communicate(timeout=TIMEOUT)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+            job.communicate()
+    assert job.returncode == 3, err
+    errors = [line for line in err.splitlines() if line.startswith("unbeatable:")]
+    assert len(errors) == 1, err
+    assert errors[0].startswith(
+        f"unbeatable: error: MPI rank 1 (process {victims[0]} on host {socket.gethostname()}"
+    ), errors[0]
+    assert re.search(r"\) died (in|between tasks, with) the task solving '[^']+'$", errors[0])
+    answered = [line for line in [first.rstrip("\n"), *rest.splitlines()] if line]
+    assert 1 <= len(answered) < len(SLOW)
+    for text, line in zip(SLOW, answered, strict=False):
+        assert line == f"{text} {solve(game.parse_position(text))}"
+    assert not [pid for pid in family if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def test_unbeatable_mpi_checks_the_hosts_then_runs(tmp_path: Path) -> None:
+    """``unbeatable mpi``: a host file of this machine passes the check and the job runs; a
+    host the launcher cannot reach, and one whose launcher never returns (ssh to a host that
+    drops packets), are one line each and exit code 2, within --timeout."""
+    launcher = tmp_path / "launcher"
+    launcher.write_text(
+        "#!/bin/sh\n"
+        'for arg; do [ "$arg" = silent ] && exec sleep 600; done\n'
+        'for arg; do case $arg in -*) ;; *) echo "ssh: Could not resolve hostname $arg" >&2;'
+        " exit 255;; esac; done\n"
+    )
+    launcher.chmod(0o755)
+    environment = {**os.environ, "HYDRA_LAUNCHER": "ssh", "HYDRA_LAUNCHER_EXEC": str(launcher)}
+    (tmp_path / "positions.txt").write_text("5\n2,5\n1,12,7\n3\n")
+    (tmp_path / "hosts").write_text("localhost:3  # this machine\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "unbeatable", "mpi", "hosts", "--", "solve", "mnk:4,3,3",
+         "positions.txt"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT, env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("localhost: ready (host name ")
+    game = get_game("mnk:4,3,3")
+    positions = ("5", "2,5", "1,12,7", "3")
+    assert lines[1:] == [f"{p} {solve(game.parse_position(p))}" for p in positions]
+
+    (tmp_path / "hosts").write_text("localhost\nnosuchhost.invalid:2\nsilent\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "unbeatable", "mpi", "hosts", "--timeout", "3"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT, env=environment,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "unbeatable: error: host nosuchhost.invalid cannot be reached: ssh: Could not resolve "
+        "hostname nosuchhost.invalid",
+        "unbeatable: error: host silent cannot be reached: no answer in 3 s",
+    ]
+    assert [line.split(":")[0] for line in done.stdout.splitlines()] == ["localhost"]

@@ -204,3 +204,33 @@ def test_a_pool_forked_while_the_solver_loads_gets_it_whole() -> None:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "0"
+
+
+def test_a_first_search_with_a_deadline_does_not_wait_for_the_solver_to_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13's second defect: the first Connect Four search of a process paid the loading
+    of the compiled solver (0.2 s and more) outside a 0.03 s limit. The loading runs in a
+    thread of its own; a search with a deadline gives up on it at the deadline and moves by
+    the game's evaluation. Here the loading never ends until the test says so: a search that
+    waited for it would not come back."""
+    import threading
+
+    from unbeatable.games.connect4 import hooks
+
+    release = threading.Event()
+    monkeypatch.setattr(hooks, "_load", lambda game, table_size: release.wait(60))
+    state = get_game("connect4:width=5,height=4").parse_position("3")
+    found: list[SearchResult] = []
+    searching = threading.Thread(
+        target=lambda: found.append(Searcher(table_size=4099).search(state, Limits(time=0.05)))
+    )
+    try:
+        searching.start()
+        searching.join(30)
+        assert not searching.is_alive(), "the search waited for the solver to load"
+        assert found and found[0].move in state.legal_moves()
+        assert found[0].algorithm != "solver" and not found[0].complete
+    finally:
+        release.set()
+        searching.join(30)

@@ -70,3 +70,16 @@ def test_the_readme_solve_example_checks_its_scores() -> None:
     assert len(lines) >= 3 and all(len(line.split()) == 2 for line in lines)  # POSITION SCORE
     code, out, err = run("solve", "connect4", stdin=found.group(1) + "\n")
     assert (code, err) == (0, "") and out.splitlines() == lines
+
+
+def test_the_minimax_family_example_steps_through_a_typed_tree() -> None:
+    source = code_block_after("## Learn the minimax family")
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(source, "README.md", "exec"), namespace)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Enter the root: MAX to move, α = -∞, β = +∞."
+    assert lines[-1].startswith("The root is worth +6 (MAX gets 6); the search plays 2.")
+    tree = namespace["tree"]
+    assert str(tree._repr_svg_()).startswith("<svg")  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from unbeatable.tree import (
     format_value,
     to_dot,
     to_text,
+    value_words,
 )
 
 # (game, positions, deepest depth): positions are move strings played through the public API.
@@ -105,7 +106,8 @@ def test_values_are_from_the_first_players_view() -> None:
     tree = build_tree(state, 1, "minimax")
     assert tree.root.value is not None and tree.root.value < 0
     assert not tree.root.maximising
-    assert "min wins" in format_value(tree.root.value)
+    assert format_value(tree.root.value) == "-99"  # min wins one ply below the root
+    assert value_words(tree.root.value) == "min wins 1 plies from the root"
     assert tree.score.is_win  # from the side to move's view, as a SearchResult
 
 
@@ -184,16 +186,35 @@ def test_trees_of_random_positions_match_the_library(spec: str) -> None:
 
 
 def test_format_value() -> None:
-    from unbeatable.search.score import WIN
+    from unbeatable.search.score import INFINITY, WIN
     from unbeatable.search.table import EXACT, LOWER, UPPER
 
     assert format_value(None) == "pruned"
     assert format_value(0) == "0"
     assert format_value(23) == "+23"
     assert format_value(-7, UPPER) == "≤ -7"
-    assert format_value(WIN - 5, LOWER) == "≥ max wins\nply 5"
+    assert format_value(WIN - 5, LOWER) == "≥ +95"  # max wins 5 plies from the root
     assert (str(UPPER), str(LOWER), str(EXACT)) == ("upper", "lower", "exact")  # one spelling
-    assert format_value(3 - WIN) == "min wins\nply 3"
+    assert format_value(3 - WIN) == "-97"
+    assert format_value(3 - WIN, scale=1000) == "-997"
+    assert format_value(INFINITY) == "+∞" and format_value(-INFINITY) == "-∞"
+    assert value_words(WIN - 5) == "max wins 5 plies from the root"
+    assert value_words(0) == "a draw (or an even evaluation)"
+
+
+def test_one_way_to_write_a_value_a_draw_is_0_everywhere() -> None:
+    tree = build_tree(get_game("tictactoe").parse_position("5123746"), 2, "minimax")
+    drawn = [n for n in tree.walk() if n.kind == "terminal" and n.value == 0]
+    assert drawn
+    assert "draw" not in to_text(tree) and "draw" not in to_dot(tree)
+
+
+def test_the_scale_keeps_every_win_above_every_evaluation() -> None:
+    for spec, position, depth in [("tictactoe", "5", 3), ("mnk:4,4,4", "6,7", 2)]:
+        tree = build_tree(get_game(spec).parse_position(position), depth, "minimax")
+        evaluations = [abs(n.value) for n in tree.walk() if n.kind == "horizon" and n.value]
+        assert tree.scale - depth - 2 > 2 * max(evaluations, default=0)
+        assert tree.scale in (100, 1000, 10000)
 
 
 # --- games with extra turns, and drawing with Graphviz ---------------------------------------

@@ -279,6 +279,43 @@ def test_every_alpha_beta_node_keeps_the_fail_soft_contract_with_its_window() ->
                 assert own <= alpha
 
 
+def test_the_tree_view_is_the_librarys_picture_steps_and_quiz(client: TestClient) -> None:
+    from unbeatable.drawing import tree_svg
+    from unbeatable.steps import explain
+    from unbeatable.web.treeview import steps_table
+
+    params = {"game": "tictactoe", "moves": "5137", "depth": "2", "textbook": "1"}
+    data = client.get("/api/tree", params=params).json()
+    tree = build_tree(get_game("tictactoe").parse_position("5137"), 2, "alphabeta", textbook=True)
+    assert data["svg"] == str(tree_svg(tree, legend=False, title="", tooltips=False))
+    assert data["steps"] == steps_table(explain(tree))
+    assert data["tree"]["textbook"] and data["tree"]["key"].startswith("values from MAX's view")
+    quiz = client.get("/api/tree", params={**params, "quiz": "1"}).json()
+    assert quiz["tree"]["algorithm"] == "minimax" and quiz["tree"]["nodes"] == 26
+    paths = tree.paths()
+    assert quiz["cuts"] == [list(paths[n.id]) for n in tree.walk() if n.kind == PRUNED]
+    own = client.get(
+        "/api/tree", params={"game": "leaves:[[3,5],[6,[9,1]],[1,2]]", "depth": "3"}
+    ).json()
+    assert own["tree"]["root"]["value"] == "+6"
+
+
+@pytest.mark.parametrize(
+    ("params", "parameter"),
+    [
+        ({"textbook": "1", "hints": "1"}, "hints"),
+        ({"view": "sideways"}, "view"),
+        ({"table": "maybe"}, "table"),
+        ({"algorithm": "negascout"}, "algorithm"),
+    ],
+)
+def test_a_bad_tree_option_is_a_400_naming_it(
+    client: TestClient, params: dict[str, str], parameter: str
+) -> None:
+    response = client.get("/api/tree", params={"game": "tictactoe", "moves": "5", **params})
+    assert response.status_code == 400 and response.json()["parameter"] == parameter
+
+
 def test_the_parallel_view_returns_the_task_log(client: TestClient) -> None:
     params = {"game": "mnk:4,4,4", "moves": "6,7,10", "depth": "5", "workers": "2"}
     data = client.get("/api/parallel", params=params).json()
@@ -287,6 +324,14 @@ def test_the_parallel_view_returns_the_task_log(client: TestClient) -> None:
     state = get_game("mnk:4,4,4").parse_position("6,7,10")
     serial = Searcher().search(state, Limits(depth=5))
     assert data["report"]["score"]["value"] == serial.score.value
+    # the view explains itself: the serial search beside it, the workers' time, the pictures
+    assert data["serial"]["nodes"] == serial.nodes and data["speedup"] > 0
+    assert len(data["busy"]) == 2 and data["startup"] > 0
+    assert any("speed-up of" in sentence for sentence in data["explain"])
+    assert data["timeline_svg"].startswith("<svg") and data["split_svg"].startswith("<svg")
+    last = max(t["iteration"] for t in data["tasks"])
+    shown = [t for t in data["tasks"] if t["index"] is not None]
+    assert shown and all(t["iteration"] == last for t in shown)
 
 
 # --- bad input: 400 with the command line's message ---------------------------------------------
@@ -326,7 +371,7 @@ def test_a_bad_position_gets_the_message_of_the_command_line(
         ("/api/analyze", {"algorithm": "magic"}, "algorithm", "magic"),
         ("/api/analyze", {"timeout": "99"}, "timeout", "99"),
         ("/api/move", {"opponent": "genius"}, "opponent", "genius"),
-        ("/api/tree", {"depth": "2", "algorithm": "negamax"}, "algorithm", "negamax"),
+        ("/api/tree", {"depth": "2", "algorithm": "negascout"}, "algorithm", "negascout"),
         ("/api/tree", {"max_nodes": "100000"}, "max_nodes", "100000"),
         ("/api/parallel", {"workers": "99"}, "workers", "99"),
         ("/api/position", {"moves": "x.o/.../..."}, "moves", "x.o/.../..."),

@@ -23,9 +23,10 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-from unbeatable import cli  # noqa: E402
+from unbeatable import cli, get_game  # noqa: E402
 from unbeatable.web.server import free_port, launch, stop  # noqa: E402
 
 # A real server and browser: seconds each; `make test-fast` leaves them out.
@@ -107,6 +108,17 @@ def test_a_whole_tic_tac_toe_game_by_clicking_and_the_ai_never_loses(
     for human in ("first", "second"):
         for game in range(2):
             browser.get(f"{base_url}/?game=tictactoe&moves=&human={human}")
+            if human == "second":  # a link does not make the AI move: it waits to be asked
+                button = wait(
+                    browser,
+                    lambda d: (
+                        d.find_element(By.ID, "ai-move")
+                        if d.find_element(By.ID, "ai-move").is_displayed()
+                        else False
+                    ),
+                )
+                assert status(browser).startswith("It is the AI's turn (X)")
+                button.click()
             clicks = 0
             while True:
                 text = wait(
@@ -165,7 +177,9 @@ def test_connect_four_score_labels_match_analyze_json(
         )
         assert entry["kind"] in (label.get_attribute("class") or "")
         assert label.text.endswith(str(entry.get("moves_to_end", "draw")))
-    figures = browser.find_element(By.CSS_SELECTOR, '[data-figure="algorithm"]').text
+    # (the figures sit folded under "Search figures": read their text, shown or not)
+    figures = browser.find_element(By.CSS_SELECTOR, '[data-figure="algorithm"]')
+    figures = figures.get_attribute("textContent")
     assert figures.startswith(expected["algorithm"])
     # the solver's figures are its nodes and time (the generic search's counters would be 0)
     shown_figures = [
@@ -239,7 +253,11 @@ def test_a_bad_position_in_the_url_shows_the_error(
     browser.get(f"{base_url}/?game=connect4&moves=4458")
     box = shown_error(browser)
     assert "column 8 does not exist (1-7)" in box.text
-    assert "cannot be shown" in status(browser)
+    assert "The link's move 4 (\"8\") cannot be played" in box.text
+    # the game up to the bad move: three discs, and the URL holds those three moves
+    discs = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board circle.disc"))
+    assert len(discs) == 3 and "moves=445" in browser.current_url
+    assert status(browser).startswith("It is the AI's turn")  # a link: the AI waits
     browser.save_screenshot(str(tmp_path / "bad-url.png"))
     browser.get(f"{base_url}/?game=checkers")
     box = wait(
@@ -253,38 +271,377 @@ def test_a_bad_position_in_the_url_shows_the_error(
     assert "unknown game 'checkers'" in box.text
 
 
-def test_the_tree_view_and_the_parallel_timeline(
-    browser: Any, base_url: str, tmp_path: Path
+def shot(driver: Any, element: str, path: str) -> None:
+    """A screenshot of the element ``element`` (an id), scrolled into sight first (a
+    screenshot holds only what the window shows)."""
+    found = driver.find_element(By.ID, element)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", found)
+    driver.save_screenshot(path)
+
+
+def steps_of(*args: str) -> list[dict[str, Any]]:
+    """``unbeatable tree ... --steps``: one event a line."""
+    out = io.StringIO()
+    assert cli.main(["tree", *args, "--steps"], stdout=out) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+#: What the page shows after each step: the three numbers, the words, and every node's state
+#: (its classes among unseen, open, done, cut and now).
+SHOWN = """
+const nodes = {};
+for (const g of document.querySelectorAll('#tree g.tn')) {
+  nodes[g.dataset.node] = ['unseen', 'open', 'done', 'cut', 'now']
+    .filter((name) => g.classList.contains(name)).join(' ');
+}
+return [document.getElementById('step-alpha').textContent,
+        document.getElementById('step-beta').textContent,
+        document.getElementById('step-value').textContent,
+        document.getElementById('step-text').textContent, nodes];
+"""
+
+
+def draw_tree(browser: Any, depth: int, algorithm: str, textbook: bool) -> None:
+    field = browser.find_element(By.ID, "tree-depth")
+    field.clear()
+    field.send_keys(str(depth))
+    Select(browser.find_element(By.ID, "tree-algorithm")).select_by_value(algorithm)
+    box = browser.find_element(By.ID, "tree-textbook")
+    if box.is_selected() != textbook:
+        box.click()
+    before = browser.find_element(By.ID, "tree").get_attribute("data-drawn")
+    browser.find_element(By.CSS_SELECTOR, "#tree-form button[type=submit]").click()
+    wait(browser, lambda d: d.find_element(By.ID, "tree").get_attribute("data-drawn") != before)
+
+
+@pytest.mark.parametrize(
+    ("moves", "depth", "algorithm", "textbook"),
+    [("5137", 2, "alphabeta", False), ("5137", 2, "alphabeta", True), ("513", 2, "negamax", False)],
+)
+def test_stepping_the_search_shows_every_window_and_value_of_tree_steps(
+    browser: Any, base_url: str, tmp_path: Path, moves: str, depth: int, algorithm: str,
+    textbook: bool,
 ) -> None:
-    browser.set_window_size(1280, 2400)  # tall enough for the whole tree in the screenshot
+    """Every step of the page is the command line's: the same numbers and words, and the
+    nodes in the states the library's own step picture gives them (drawing.node_states)."""
+    from unbeatable.drawing import node_states
+    from unbeatable.tree import build_tree
+
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves={moves}&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    draw_tree(browser, depth, algorithm, textbook)
+    args = ["tictactoe", moves, "--depth", str(depth), "--algorithm", algorithm]
+    expected = steps_of(*args, *(["--textbook"] if textbook else []))
+    tree = build_tree(
+        get_game("tictactoe").parse_position(moves), depth, algorithm, textbook=textbook
+    )
+    assert browser.find_element(By.ID, "step-count").text == str(len(expected))
+    assert len(tree.events) == len(expected)
+    for index, step in enumerate(expected, start=1):
+        if index % 2:
+            browser.find_element(By.ID, "step-next").click()  # the button ...
+        else:
+            browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)  # ... a key
+        wait(browser, lambda d, i=index: d.find_element(By.ID, "step-index").text == str(i))
+        alpha, beta, value, text, nodes = browser.execute_script(SHOWN)
+        shown = step["shown"]
+        assert (alpha, beta, value) == (
+            shown["alpha"] or "–",
+            shown["beta"] or "–",
+            shown["value"] or "–",
+        ), (index, step)
+        assert text == step["text"]
+        states = node_states(tree, index)
+        assert nodes == {str(k): v for k, v in states.items()}, index
+        if index in (1, len(expected) // 2, len(expected)):
+            shot(browser, "stepper", str(tmp_path / f"step-{algorithm}-{index}.png"))
+    # back, and to the start, by key
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    wait(browser, lambda d: d.find_element(By.ID, "step-index").text == str(len(expected) - 1))
+    body.send_keys(Keys.HOME)
+    wait(browser, lambda d: d.find_element(By.ID, "step-index").text == "0")
+    nodes = browser.execute_script(SHOWN)[4]
+    assert set(nodes.values()) == {"unseen"}
+    no_script_errors(browser)
+
+
+def test_play_runs_the_steps_by_itself_and_pauses(browser: Any, base_url: str) -> None:
+    browser.set_window_size(1366, 768)
     browser.get(f"{base_url}/?game=tictactoe&moves=5137&human=both")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
-    depth = browser.find_element(By.ID, "tree-depth")
-    depth.clear()
-    depth.send_keys("3")
-    browser.find_element(By.CSS_SELECTOR, "#tree-form button[type=submit]").click()
-    summary = wait(
-        browser, lambda d: d.find_element(By.ID, "tree-summary").get_attribute("data-nodes")
+    draw_tree(browser, 2, "alphabeta", True)
+    speed = browser.find_element(By.ID, "step-speed")
+    browser.execute_script(
+        "arguments[0].value = 40; arguments[0].dispatchEvent(new Event('input'))", speed
     )
-    out = io.StringIO()
-    cli.main(["tree", "tictactoe", "5137", "--depth", "3", "--format", "text"], stdout=out)
-    assert f"{summary} nodes searched" in out.getvalue()
-    assert browser.find_elements(By.CSS_SELECTOR, "#tree li.pruned")
-    assert browser.find_elements(By.CSS_SELECTOR, "#tree .node-window")
-    hidden = browser.find_elements(By.CSS_SELECTOR, "#tree li.collapsed")
-    browser.find_element(By.ID, "tree-expand").click()
-    assert hidden and not browser.find_elements(By.CSS_SELECTOR, "#tree li.collapsed")
-    counts = browser.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
-    assert len(counts) == 5
-    browser.find_element(By.ID, "tree-view").screenshot(str(tmp_path / "tree.png"))
+    browser.find_element(By.ID, "step-play").click()
+    total = browser.find_element(By.ID, "step-count").text
+    wait(browser, lambda d: d.find_element(By.ID, "step-index").text == total, 10)
+    assert browser.find_element(By.ID, "step-play").text == "▶ play"  # paused at the end
+    assert "finished" in (browser.find_element(By.ID, "tree").get_attribute("class") or "")
+    no_script_errors(browser)
+
+
+def test_the_quiz_checks_the_branches_against_alpha_beta(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    from unbeatable.tree import PRUNED, build_tree
+
+    browser.set_window_size(1366, 900)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5137&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    browser.find_element(By.ID, "quiz-start").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#tree.quiz g.tn"))
+    # the answer, from the library: the moves the textbook's alpha-beta never searches
+    state = get_game("tictactoe").parse_position("5137")
+    pruned = build_tree(state, 2, "alphabeta", textbook=True)
+    paths = pruned.paths()
+    cuts = [" ".join(paths[n.id]) for n in pruned.walk() if n.kind == PRUNED]
+    minimax = build_tree(state, 2, "minimax")
+    by_path = {" ".join(p): i for i, p in minimax.paths().items()}
+    # inner values are hidden until the check
+    hidden = browser.execute_script(
+        "return getComputedStyle(document.querySelector('#tree g.tn.inner .tv')).visibility"
+    )
+    assert hidden == "hidden"
+    for path in cuts[:-1]:  # all but one, and one wrong branch
+        browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[path]}"]').click()
+    wrong = next(p for p in by_path if p and p not in cuts and " " in p)
+    browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[wrong]}"]').click()
+    shot(browser, "quiz-bar", str(tmp_path / "quiz-marked.png"))
+    browser.find_element(By.ID, "quiz-check").click()
+    verdict = browser.find_element(By.ID, "quiz-text")
+    assert verdict.get_attribute("data-right") == str(len(cuts) - 1)
+    assert verdict.get_attribute("data-wrong") == "1"
+    assert verdict.get_attribute("data-missed") == "1"
+    assert f"{len(cuts) - 1} of {len(cuts)} cut-offs found" in verdict.text
+    missed = browser.find_element(By.CSS_SELECTOR, f'#tree g.te[data-node="{by_path[cuts[-1]]}"]')
+    assert "missed" in (missed.get_attribute("class") or "")
+    shot(browser, "quiz-bar", str(tmp_path / "quiz-checked.png"))
+    no_script_errors(browser)
+
+
+def test_your_own_tree_is_drawn_stepped_and_a_bad_one_named(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    browser.find_element(By.CSS_SELECTOR, "#own-tree button[type=submit]").click()
+    wait(browser, lambda d: "value +6 for MAX" in d.find_element(By.ID, "tree-summary").text)
+    expected = steps_of("leaves:[[3,5],[6,[9,1]],[1,2]]", "--depth", "3", "--textbook")
+    assert browser.find_element(By.ID, "step-count").text == str(len(expected))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    wait(browser, lambda d: d.find_element(By.ID, "step-text").text == expected[-1]["text"])
+    shot(browser, "stepper", str(tmp_path / "own-tree.png"))
+    field = browser.find_element(By.ID, "own-leaves")
+    field.clear()
+    field.send_keys("[[3,5],[6")
+    browser.find_element(By.CSS_SELECTOR, "#own-tree button[type=submit]").click()
+    wait(browser, lambda d: "not closed" in d.find_element(By.ID, "tree-summary").text)
+    assert "'[[3,5],[6' at its end" in browser.find_element(By.ID, "tree-summary").text
+    no_script_errors(browser)
+
+
+def test_a_2000_node_tree_is_drawn_and_a_node_clicked(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    field = browser.find_element(By.ID, "tree-max")
+    field.clear()
+    field.send_keys("2500")
+    draw_tree(browser, 4, "minimax", True)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#tree g.tn")) == 2081
+    assert browser.find_element(By.ID, "tree-summary").get_attribute("data-nodes") == "2081"
+    browser.save_screenshot(str(tmp_path / "tree-2081.png"))
+    browser.find_element(By.ID, "zoom-fit").click()
+    shot(browser, "stepper", str(tmp_path / "tree-2081-fit.png"))
+    browser.find_element(By.ID, "zoom-in").click()
+    # a click on a node: its board and numbers
+    browser.execute_script(
+        "document.querySelector('#tree g.tn[data-node=\"1\"]')"
+        ".dispatchEvent(new MouseEvent('click', {bubbles: true}))"
+    )
+    wait(browser, lambda d: d.find_element(By.ID, "node-title").text == "After 1")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#node-board svg .stone-x"))
+    assert browser.find_element(By.CSS_SELECTOR, '[data-fact="to move"]').text.startswith("MAX")
+    no_script_errors(browser)
+
+
+def test_the_parallel_view_explains_itself(browser: Any, base_url: str, tmp_path: Path) -> None:
+    browser.set_window_size(1366, 900)
+    browser.get(f"{base_url}/?game=mnk:4,4,4&moves=6,7,10&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"), 60)
     browser.find_element(By.CSS_SELECTOR, '[data-tab="parallel-view"]').click()
     field = browser.find_element(By.ID, "parallel-depth")
     field.clear()
-    field.send_keys("4")
+    field.send_keys("5")
     browser.find_element(By.CSS_SELECTOR, "#parallel-form button[type=submit]").click()
-    bars = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline g.task"))
-    assert bars
-    browser.find_element(By.ID, "parallel-view").screenshot(str(tmp_path / "parallel.png"))
+    bars = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline g.task"), 60)
+    assert bars and browser.find_elements(By.CSS_SELECTOR, "#split-tree g.task")
+    said = browser.find_element(By.ID, "parallel-explain").text
+    assert "speed-up of" in said and "serial search of the same position" in said
+    assert "Starting the 2 worker processes took" in said and "young brothers wait" in said
+    assert "busy" in said.lower()
+    rows = browser.find_elements(By.CSS_SELECTOR, "#parallel-tasks tbody tr")
+    assert len(rows) >= len(bars)
+    # the last tick label is inside the picture (it was cut: "35 m")
+    inside = browser.execute_script(
+        "const svg = document.querySelector('#timeline svg');"
+        "const box = svg.getBoundingClientRect();"
+        "return [...svg.querySelectorAll('.tick-label')].every((t) => {"
+        " const r = t.getBoundingClientRect(); return r.right <= box.right + 0.5; });"
+    )
+    assert inside
+    shot(browser, "parallel-view", str(tmp_path / "parallel.png"))
+    no_script_errors(browser)
+
+
+def test_the_tree_counts_match_the_command_line(browser: Any, base_url: str) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5137&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    draw_tree(browser, 3, "alphabeta", False)
+    summary = browser.find_element(By.ID, "tree-summary").get_attribute("data-nodes")
+    out = io.StringIO()
+    cli.main(["tree", "tictactoe", "5137", "--depth", "3", "--format", "text"], stdout=out)
+    assert f"{summary} nodes searched" in out.getvalue()
+    counts = browser.find_elements(By.CSS_SELECTOR, "#counts tbody tr")
+    assert len(counts) == 8
+    no_script_errors(browser)
+
+
+@pytest.mark.parametrize("spec", ["tictactoe", "connect4", "chess"])
+def test_at_1366_by_768_the_board_its_buttons_and_the_tabs_need_no_scrolling(
+    browser: Any, base_url: str, tmp_path: Path, spec: str
+) -> None:
+    if spec == "chess":
+        needs_chess()
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game={spec}&moves=&human=both")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"), 60)
+    height = browser.execute_script("return window.innerHeight")
+    for selector in ("#board svg", "#undo", "#hint", '[data-tab="parallel-view"]'):
+        box = browser.find_element(By.CSS_SELECTOR, selector).rect
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+    assert browser.find_element(By.ID, "rules").text.startswith("You play both sides. Rules:")
+    browser.save_screenshot(str(tmp_path / f"fold-{spec}.png"))
+
+
+def test_on_a_phone_the_board_the_controls_and_the_steps_fit(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+        browser.save_screenshot(str(tmp_path / "phone-start.png"))
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth + 1"
+        )
+        assert wide, "the page scrolls sideways on a phone"
+        board = browser.find_element(By.CSS_SELECTOR, "#board svg").rect
+        assert board["width"] <= 390 and board["y"] + board["height"] < 844
+        draw_tree(browser, 2, "alphabeta", True)
+        for _ in range(6):
+            browser.find_element(By.ID, "step-next").click()
+        shot(browser, "stepper", str(tmp_path / "phone-steps.png"))
+        viewport = browser.find_element(By.ID, "tree-viewport").rect
+        assert viewport["width"] <= 390
+        no_script_errors(browser)
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+#: Makes the page's next request fail as ``arguments[0]`` says ("busy": a 503 with Retry-After
+#: 1, "gone": no answer at all), once; every later request goes through.
+FAIL_ONCE = """
+const [how] = arguments;
+const real = window.fetch;
+window.fetch = (...args) => {
+  window.fetch = real;
+  if (how === "gone") return Promise.reject(new TypeError("Failed to fetch"));
+  const body = JSON.stringify({error: "the server is busy", parameter: "", text: ""});
+  return Promise.resolve(new Response(body, {status: 503, headers: {"Retry-After": "1"}}));
+};
+"""
+
+
+def test_errors_keep_the_board_and_offer_a_retry(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+    wait(browser, lambda d: status(d) == "Your move, O")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    # the server out of reach: the board stays, the message says so, Retry plays the move
+    browser.execute_script(FAIL_ONCE, "gone")
+    browser.find_element(By.CSS_SELECTOR, '#board [data-move="1"]').click()
+    box = shown_error(browser)
+    assert "cannot be reached" in box.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell")) == 9  # the board stays
+    browser.save_screenshot(str(tmp_path / "error-gone.png"))
+    browser.find_element(By.ID, "retry").click()
+    wait(browser, lambda d: "moves=51" in d.current_url and status(d) == "Your move, O")
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    # a busy server: the page waits its Retry-After (a countdown) and asks again by itself
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
+    cell = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0]
+    played = browser.current_url.split("moves=")[1].split("&")[0] + str(
+        cell.get_attribute("data-move")
+    )
+    browser.execute_script(FAIL_ONCE, "busy")
+    cell.click()
+    box = shown_error(browser)
+    assert "trying again in" in box.text and browser.find_element(By.ID, "retry").is_displayed()
+    browser.save_screenshot(str(tmp_path / "error-busy.png"))
+    wait(browser, lambda d: not d.find_element(By.ID, "error").is_displayed(), 10)
+    wait(
+        browser,
+        lambda d: f"moves={played}" in d.current_url
+        and status(d).startswith(("Your move", "Game over")),
+    )
+    no_script_errors(browser)
+
+
+def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    browser.set_window_size(1366, 768)
+    browser.get(f"{base_url}/?game=tictactoe&moves=5&human=second")
+    wait(browser, lambda d: status(d) == "Your move, O")
+    moves = ["2"]  # after X in the centre, an edge loses
+    while True:
+        cell = moves.pop(0) if moves else None
+        if cell is None:
+            cell = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0].get_attribute(
+                "data-move"
+            )
+        before = browser.current_url
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-move="{cell}"]').click()
+        wait(browser, lambda d, url=before: d.current_url != url)
+        text = wait(
+            browser,
+            lambda d: (
+                status(d) if status(d).startswith(("Your move", "Game over")) else False
+            ),
+        )
+        if text.startswith("Game over"):
+            break
+    assert text == "Game over: you lost."
+    turning = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list li.turning"))
+    assert turning[0].get_attribute("data-ply") == "2"  # O's edge, move 2
+    assert "turned the game" in turning[0].text
+    assert "The game turned on your move 2 (2)" in browser.find_element(By.ID, "ai-note").text
+    browser.save_screenshot(str(tmp_path / "lost.png"))
+    # a move of the list shows its position
+    browser.find_element(By.CSS_SELECTOR, '#move-list li[data-ply="1"] button').click()
+    wait(browser, lambda d: status(d) == "After 5")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1
     no_script_errors(browser)
 
 
@@ -309,13 +666,16 @@ def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser.save_screenshot(str(tmp_path / "pv.png"))
     browser.find_element(By.ID, "pv-close").click()
     browser.find_element(By.CSS_SELECTOR, '#board [data-move="2"]').click()
-    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move")
+    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move, O")
+    assert browser.find_element(By.ID, "ai-note").text.startswith("The AI played ")
+    ring = browser.find_element(By.CSS_SELECTOR, "#board .last-cell")
+    assert ring.get_attribute("data-last") == "ai"  # the AI's move is ringed on the board
     browser.find_element(By.ID, "undo").click()  # takes back the AI's reply and our move
     wait(browser, lambda d: d.current_url.endswith("moves=159&human=second"))
     browser.back()  # the position lives in the URL: history works
-    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move")
-    browser.find_element(By.ID, "new-game").click()
-    wait(browser, lambda d: status(d) == "Your move" and "moves=&" not in d.current_url)
+    wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move, O")
+    browser.find_element(By.ID, "new-game").click()  # pressed by hand: the AI opens at once
+    wait(browser, lambda d: status(d) == "Your move, O" and "moves=&" not in d.current_url)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1  # AI opened
     no_script_errors(browser)
 
@@ -455,7 +815,7 @@ def test_chess_check_mate_stalemate_and_promotion(
 
     browser.get(f"{base_url}/?game=chess&fen=7k/5Q2/6K1/8/8/8/8/8+b+-+-+0+1&moves=")
     wait(browser, lambda d: status(d).startswith("Game over"))
-    assert status(browser) == "Game over. Draw by stalemate."
+    assert status(browser) == "Game over: you drew. Draw by stalemate."
 
     # a promotion: the page asks which piece (the queen first), and plays the one chosen
     fen = "8/4P2p/8/8/8/8/k7/4K3 w - - 0 1"  # (Black's pawn: a knight does not end it)
@@ -480,6 +840,9 @@ def test_chess_as_black_the_board_is_flipped_and_the_ai_opens(
     needs_chess()
     browser.set_window_size(1280, 1000)
     browser.get(f"{base_url}/?game=chess&moves=&human=second&opponent=time:0.3")
+    wait(browser, lambda d: d.find_element(By.ID, "ai-move").is_displayed())
+    assert status(browser).startswith("It is the AI's turn (White)")
+    browser.find_element(By.ID, "ai-move").click()
     your_move(browser)
     (opening,) = moves_in_url(browser)
     assert piece_on(browser, opening[2:4]).isupper()  # White's first move, on the board
@@ -503,7 +866,7 @@ def test_chess_as_black_the_board_is_flipped_and_the_ai_opens(
     assert svg.get_attribute("data-fen") != before
     assert svg.get_attribute("data-orientation") == "black"
     browser.find_element(By.ID, "pv-close").click()
-    wait(browser, lambda d: status(d) == "Your move")
+    wait(browser, lambda d: status(d).startswith("Your move"))
     # a bad move in the URL: the error, as for every game
     browser.get(f"{base_url}/?game=chess&moves=e2e4,e2e5")
     box = shown_error(browser)

@@ -6,6 +6,7 @@
 'draw'
 """
 
+from . import drawing as drawing  # registers the pictures Jupyter shows (display.py)
 from . import search
 from .check import CheckReport, GameCheckError, check_game
 from .game import (

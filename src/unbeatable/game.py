@@ -23,6 +23,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from .display import show
+
 # The cutting of long texts in messages lives in .messages (the front ends' service); these
 # names stay importable from here.
 from .messages import ECHO_LIMIT as ECHO_LIMIT
@@ -455,6 +457,13 @@ class State(ABC):
         if self.default_time is None:
             return None
         return self.thinking_times.get(purpose, self.default_time)
+
+    # --- in a notebook --------------------------------------------------------------------
+
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture in Jupyter (:func:`unbeatable.drawing.board_svg`), for the
+        games that have one; None (the text) for the others."""
+        return show("state", self)
 
 
 def parse_numbered_move(state: State, text: str, count: int, noun: str) -> int:

@@ -160,7 +160,7 @@ def print_search_tree(stream: IO[str], tree: SearchTree, title: str) -> None:
         mark = "■" if node.kind == TERMINAL else "▲" if node.maximising else "▼"
         style = "" if node.kind == TERMINAL else "cyan" if node.maximising else "magenta"
         text.append(f"{mark} ", style=style)
-        text.append(format_value(node.value, node.bound).replace("\n", ", "))
+        text.append(format_value(node.value, node.bound, tree.scale))
         if node.kind == HORIZON:
             text.append(" (evaluated)", style="dim")
         elif node.kind == SHORTCUT:

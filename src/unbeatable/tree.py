@@ -12,20 +12,32 @@ Values in the tree are from the **first player's** view (the first player is *ma
 the algorithm, so that minimax and alpha-beta pictures read the same way; a value cut short by
 a window is a bound (``>=`` or ``<=``). Windows (``alpha``, ``beta``) are kept as the engine
 had them, from the side to move's view at the node. :func:`to_dot` draws the tree in
-Graphviz's language.
+Graphviz's language; :mod:`unbeatable.drawing` draws it as SVG (the web page's picture and the
+notebook's).
+
+Values are written one way everywhere (:func:`format_value`): as small numbers, a win ``d``
+plies below the root read ``W - d`` and a loss ``-(W - d)`` for the tree's :attr:`~SearchTree.
+scale` ``W`` (100 unless the evaluation's values are larger), a draw ``0``, an evaluation as
+it is, and the window's ends ``-∞`` and ``+∞``. :func:`explain` says in words what each event
+of the search did, with those numbers: the command line's ``--steps``, the page's step-through
+and the notebook all read it.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .display import show
 from .game import FIRST, Move, State
 from .graphviz import GRAPHVIZ_FORMATS, GraphvizError, GraphvizMissingError, render
-from .search import Limits, Searcher
+from .search import Limits, Searcher, SearchOptions
 from .search import events as ev
-from .search.events import PASS, SearchEvent
-from .search.score import WIN, WIN_MIN, Score
-from .search.table import Bound
+from .search.engine import Engine
+from .search.events import PASS, Observer, SearchEvent
+from .search.score import INFINITY, WIN, WIN_MIN, Score
+from .search.table import Bound, TranspositionTable
 
 __all__ = [
     "EXACT",
@@ -35,6 +47,7 @@ __all__ = [
     "LOWER",
     "MAX_TREE_DEPTH",
     "PRUNED",
+    "SCALE",
     "SHORTCUT",
     "TABLE",
     "TERMINAL",
@@ -43,13 +56,20 @@ __all__ = [
     "GraphvizError",
     "GraphvizMissingError",
     "SearchTree",
+    "TextbookResult",
     "TreeNode",
     "TreeTooLargeError",
     "build_tree",
+    "event_bound",
     "format_value",
     "render",
+    "small",
+    "textbook_alphabeta",
     "to_dot",
     "to_text",
+    "value_key",
+    "value_scale",
+    "value_words",
 ]
 
 TREE_ALGORITHMS = ("minimax", "negamax", "alphabeta")
@@ -132,7 +152,11 @@ class SearchTree:
     ``value`` and ``score`` are from the side to move at the root (like
     :class:`~unbeatable.search.SearchResult`); ``best_moves`` are the root moves with the best
     value, in the game's move order; ``nodes`` counts visited positions (not pruned moves);
-    ``events`` are the engine's events in order (see :mod:`unbeatable.search.events`).
+    ``events`` are the engine's events in order (see :mod:`unbeatable.search.events`) and
+    ``event_nodes`` the id of the node each one is about (for a ``cut``: the move cut off; -1
+    for an event of a subtree searched again and replaced). ``textbook``: searched as the
+    textbook writes the algorithm (see :func:`build_tree`). ``scale``: the ``W`` of
+    :func:`format_value` for this tree (:func:`value_scale`).
     """
 
     root: TreeNode
@@ -149,10 +173,34 @@ class SearchTree:
     table: bool = False
     table_hits: int = 0
     events: list[SearchEvent] = field(default_factory=list)
+    textbook: bool = False
+    event_nodes: list[int] = field(default_factory=list)
+    scale: int = 100
 
     def walk(self) -> list[TreeNode]:
         """Every node, parents before children, in search order."""
         return _walk(self.root)
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the game ends in numbers (a typed tree's leaves) rather than wins."""
+        return bool(getattr(self.root.state, "numeric_outcomes", False))
+
+    def paths(self) -> dict[int, tuple[str, ...]]:
+        """Every node's moves from the root, in the game's notation, by node id."""
+        found: dict[int, tuple[str, ...]] = {self.root.id: ()}
+        for node in self.walk():
+            for child in node.children:
+                found[child.id] = (*found[node.id], child.move_text)
+        return found
+
+    def nodes_by_id(self) -> dict[int, TreeNode]:
+        """Every node of the tree by its id."""
+        return {node.id: node for node in self.walk()}
+
+    def _repr_svg_(self) -> str | None:
+        """The tree as a picture, in Jupyter (:func:`unbeatable.drawing.tree_svg`)."""
+        return show("tree", self)
 
 
 def _walk(root: TreeNode) -> list[TreeNode]:
@@ -177,15 +225,21 @@ class _Recorder:
         self.root: TreeNode | None = None
         self.stack: list[TreeNode] = []  # the nodes entered and not yet valued, root first
         self.best: dict[int, int] = {}  # node id -> best value so far, from its side's view
+        self.event_nodes: list[int] = []  # the node each event is about
+        self.replaced: set[int] = set()  # nodes searched again: their old subtree is dropped
 
     def __call__(self, event: SearchEvent) -> None:
         self.events.append(event)
         if event.kind == ev.ENTER:
             self.enter(event)
+            self.event_nodes.append(self.stack[-1].id)
         elif event.kind == ev.CUT:
-            self.cut(event)
-        elif event.kind == ev.VALUE:
-            self.value(event)
+            self.event_nodes.append(self.cut(event).id)
+        else:
+            node = self.stack[len(event.path)]
+            self.event_nodes.append(node.id)
+            if event.kind == ev.VALUE:
+                self.value(event)
 
     def node(self, state: State, move: Move | None, ply: int, kind: str) -> TreeNode:
         if self.max_nodes is not None and self.count >= self.max_nodes:
@@ -203,7 +257,8 @@ class _Recorder:
             parent = self.stack[-1]
             move = path[-1]
             if parent.children and parent.children[-1].move == move and move is not PASS:
-                parent.children.pop()  # searched again (a wider window): the new search counts
+                # searched again (a wider window): the new search counts
+                self.replaced |= {n.id for n in _walk(parent.children.pop())}
             state = _after(parent.state, move)
             child = self.node(state, move, len(path), INNER)
             parent.children.append(child)
@@ -211,7 +266,7 @@ class _Recorder:
         node = self.stack[-1]
         node.alpha, node.beta = event.alpha, event.beta
 
-    def cut(self, event: SearchEvent) -> None:
+    def cut(self, event: SearchEvent) -> TreeNode:
         parent = self.stack[len(event.path) - 1]
         move = event.path[-1]
         child = self.node(_after(parent.state, move), move, len(event.path), PRUNED)
@@ -224,6 +279,7 @@ class _Recorder:
         else:
             child.note = "not searched"
         parent.children.append(child)
+        return child
 
     def value(self, event: SearchEvent) -> None:
         node = self.stack[len(event.path)]
@@ -231,9 +287,7 @@ class _Recorder:
         own = event.value  # side to move's view (first player's for minimax)
         if self.minimax:
             own = own if node.state.to_move == FIRST else -own
-        bound = EXACT
-        if event.alpha is not None and event.beta is not None:
-            bound = UPPER if own <= event.alpha else LOWER if own >= event.beta else EXACT
+        bound = event_bound(event)
         if node.state.to_move == FIRST:
             node.value, node.bound = own, bound
         else:
@@ -259,6 +313,28 @@ class _Recorder:
                 parent.best = index
 
 
+#: The reasons of a ``value`` event whose value is exact whatever the window: a leaf's.
+_LEAVES = (ev.TERMINAL, ev.HORIZON, ev.WIN_AT_ONCE)
+
+
+def event_bound(event: SearchEvent) -> Bound:
+    """How an event's value relates to the node's true value, from the side to move's view:
+    a hit's entry bound; for a value, a lower bound at or above beta and an upper bound at or
+    below alpha (the fail-soft contract), except at a leaf (a finished game, the depth limit, a
+    win at once), whose value is exact whatever its window; exact without a window."""
+    if event.kind == ev.HIT:
+        return {ev.LOWER: LOWER, ev.UPPER: UPPER}.get(event.reason or "", EXACT)
+    if event.alpha is None or event.beta is None or event.value is None:
+        return EXACT
+    if event.reason in _LEAVES:
+        return EXACT
+    if event.value <= event.alpha:
+        return UPPER
+    if event.value >= event.beta:
+        return LOWER
+    return EXACT
+
+
 def _after(state: State, move: Move) -> State:
     """The position after ``move`` (a pass: the game's null move)."""
     if move is PASS:
@@ -279,6 +355,7 @@ def build_tree(
     *,
     hints: bool = False,
     table: bool = False,
+    textbook: bool = False,
     max_nodes: int | None = 500,
 ) -> SearchTree:
     """Search ``state`` ``depth`` plies deep with ``algorithm`` and record the whole tree.
@@ -288,6 +365,14 @@ def build_tree(
     that search's, node for node (its figures are the search's). ``hints``: alpha-beta tries
     the game's move order and spots immediate wins. ``table``: with a transposition table
     (memoization for minimax and negamax); a node it answers is drawn as a ``table`` node.
+
+    ``textbook``: alpha-beta as the textbook writes it, without what the library adds to it:
+    the root is an ordinary node of the engine's alpha-beta, whose window rises to the best
+    value so far (so it finds one best move; the library's root keeps the window one below
+    the best to find them all), and no mate-distance cut (a node is not skipped for the sole
+    reason that no result could change its window). The tree's ``best_moves`` is then that
+    one move. Not with ``hints``; minimax and negamax are the textbook's already.
+
     ``max_nodes``: raise :class:`TreeTooLargeError` as soon as the tree (pruned moves
     included) would have more nodes; None for no limit. Depths beyond :data:`MAX_TREE_DEPTH`
     are refused the same way.
@@ -300,34 +385,88 @@ def build_tree(
         raise ValueError(f"depth must be a whole number >= 1, not {depth!r}")
     if depth > MAX_TREE_DEPTH:
         raise TreeTooLargeError(f"depth {depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
+    if textbook and hints:
+        raise ValueError("the textbook's alpha-beta has no move hints: ask for one or the other")
     if state.outcome() is not None:
         raise ValueError(f"the game is over in {state} ({state.outcome()}): there is no tree")
     recorder = _Recorder(state, algorithm, max_nodes)
-    searcher = Searcher(algorithm, table=table, hints=hints and algorithm == "alphabeta")
-    result = searcher.search(state, Limits(depth=depth), observer=recorder)
+    if textbook and algorithm == "alphabeta":
+        found = textbook_alphabeta(state, depth, table=table, observer=recorder)
+        score, best_moves, pv = found.score, found.pv[:1], found.pv
+        nodes, cutoffs, hits = found.nodes, found.cutoffs, found.table_hits
+    else:
+        searcher = Searcher(algorithm, table=table, hints=hints and algorithm == "alphabeta")
+        result = searcher.search(state, Limits(depth=depth), observer=recorder)
+        score, best_moves, pv = result.score, result.best_moves, result.pv
+        nodes, cutoffs, hits = result.nodes, result.cutoffs, result.table_hits
     root = recorder.root
     assert root is not None
     for node in _walk(root):
         for child in node.children:
             child.move_text = _text(node.state, child.move)
-    if result.pv:  # the root's chosen move is the result's (ties: the first in legal order)
-        root.best = next(i for i, c in enumerate(root.children) if c.move == result.pv[0])
-    pv = _mark_pv(root)
+    if pv:  # the root's chosen move is the result's (ties: the first in legal order)
+        root.best = next(i for i, c in enumerate(root.children) if c.move == pv[0])
+    line = _mark_pv(root)
+    present = {node.id for node in _walk(root)}
     return SearchTree(
         root=root,
         algorithm=algorithm,
         depth=depth,
         hints=hints,
-        value=result.score.value,
-        score=result.score,
-        best_moves=result.best_moves,
-        pv=pv,
-        nodes=result.nodes,
+        value=score.value,
+        score=score,
+        best_moves=best_moves,
+        pv=line,
+        nodes=nodes,
         pruned=sum(1 for e in recorder.events if e.kind == ev.CUT),
-        cutoffs=result.cutoffs,
+        cutoffs=cutoffs,
         table=table,
-        table_hits=result.table_hits,
+        table_hits=hits,
         events=recorder.events,
+        textbook=textbook,
+        event_nodes=[i if i in present else -1 for i in recorder.event_nodes],
+        scale=value_scale(recorder.events, depth),
+    )
+
+
+@dataclass(frozen=True)
+class TextbookResult:
+    """What :func:`textbook_alphabeta` found: the root's ``score`` (side to move's view), its
+    line (``pv``), and the search's figures."""
+
+    score: Score
+    pv: tuple[Move, ...]
+    nodes: int
+    cutoffs: int
+    table_hits: int
+
+
+def textbook_alphabeta(
+    state: State, depth: int, *, table: bool = False, observer: Observer | None = None
+) -> TextbookResult:
+    """The textbook's alpha-beta from ``state`` to ``depth``: the engine's own node routine at
+    the root too (the root's window rises to the best value so far), without mate-distance
+    cuts, in legal move order; with ``table``, a transposition table. ``observer`` gets every
+    event (see :mod:`unbeatable.search.events`)."""
+    options = SearchOptions(algorithm="alphabeta", table=table, hints=False)
+    engine = Engine(
+        table=TranspositionTable(options.entries) if table else None,
+        symmetry=options.symmetry,
+        hints=False,
+        evaluate=None,
+        order=None,
+        deadline=None,
+        max_nodes=None,
+        observer=observer,
+        mate_distance=False,
+    )
+    value = engine.alphabeta(state, depth, -INFINITY, INFINITY, 0)
+    return TextbookResult(
+        Score(value, exact=engine.horizon == 0, numeric=state.numeric_outcomes),
+        tuple(engine.line(0)),
+        engine.nodes,
+        engine.cutoffs,
+        engine.hits,
     )
 
 
@@ -348,19 +487,93 @@ def _mark_pv(root: TreeNode) -> tuple[Move, ...]:
 # --- pictures --------------------------------------------------------------------------------
 
 
-def format_value(value: int | None, bound: Bound = EXACT) -> str:
-    """A node's value (first player's view) as a short label: ``+23``, ``0``, ``max wins`` and
-    ``ply 5`` on a second line, with ``≥``/``≤`` in front of a bound."""
+#: The smallest scale: a win one ply below the root reads +99.
+SCALE = 100
+
+
+def value_scale(events: Iterable[SearchEvent], depth: int) -> int:
+    """The ``W`` of :func:`format_value` for a search's events: 100, or the first power of
+    ten above which a win ``depth + 2`` plies away still reads more than twice the largest
+    evaluation in them (so that every win reads above every evaluation)."""
+    largest = max(
+        (abs(e.value) for e in events if e.value is not None and abs(e.value) < WIN_MIN),
+        default=0,
+    )
+    scale = SCALE
+    while scale - depth - 2 <= 2 * largest:
+        scale *= 10
+    return scale
+
+
+def small(value: float, scale: int = SCALE) -> float:
+    """The engine's ``value`` as the pictures write it: a win ``d`` plies away ``scale - d``,
+    a loss ``-(scale - d)``, the window's ends infinite, anything else as it is."""
+    if value >= INFINITY:
+        return math.inf
+    if value <= -INFINITY:
+        return -math.inf
+    if value >= WIN_MIN:
+        return scale - (WIN - value)
+    if value <= -WIN_MIN:
+        return -(scale - (WIN + value))
+    return value
+
+
+def format_value(value: float | None, bound: Bound = EXACT, scale: int = SCALE) -> str:
+    """A value as every picture writes it (:func:`small`): ``+97``, ``0``, ``-12``, ``+∞``,
+    with ``≥ ``/``≤ `` in front of a bound; ``pruned`` for None."""
     if value is None:
         return "pruned"
-    if value >= WIN_MIN:
-        text = f"max wins\nply {WIN - value}"
-    elif value <= -WIN_MIN:
-        text = f"min wins\nply {WIN + value}"
+    number = small(value, scale)
+    if number == math.inf:
+        text = "+∞"
+    elif number == -math.inf:
+        text = "-∞"
+    elif number != int(number):  # a payoff of a typed tree may be a fraction
+        text = f"{number:+g}"
     else:
-        text = f"{value:+d}" if value else "0"
+        text = f"{int(number):+d}" if number else "0"
     prefix = {EXACT: "", LOWER: "≥ ", UPPER: "≤ "}[bound]
     return prefix + text
+
+
+def value_words(
+    value: float, scale: int = SCALE, view: str = "first", *, numeric: bool = False
+) -> str:
+    """What a value means, in words: ``max wins 3 plies from here`` and the like. ``view``:
+    ``first`` for a value from the first player's view (max/min), ``mover`` for one from the
+    side to move's view (negamax). Win distances are counted from the root. ``numeric``: the
+    game ends in numbers (a :class:`~unbeatable.game.Payoff`, a typed tree's leaves)."""
+    if numeric:
+        who = "MAX" if view == "first" else "the side to move"
+        return f"{who} gets {format_value(value, scale=scale).lstrip('+')}"
+    if value >= WIN_MIN:
+        who = "max wins" if view == "first" else "the side to move wins"
+        return f"{who} {WIN - value} plies from the root"
+    if value <= -WIN_MIN:
+        who = "min wins" if view == "first" else "the side to move loses"
+        return f"{who} {WIN + value} plies from the root"
+    if value == 0:
+        return "a draw (or an even evaluation)"
+    return "an evaluation at the depth limit"
+
+
+def value_key(scale: int = SCALE, view: str = "first", *, numeric: bool = False) -> str:
+    """The key to the numbers, for a legend (``numeric``: the game ends in numbers, a typed
+    tree's leaves)."""
+    if numeric:
+        if view == "first":
+            return "values from MAX's view: the leaves are what MAX gets (MIN gets the negation)"
+        return "values from the side to move's view: what the player to move gets"
+    if view == "first":
+        return (
+            f"values from MAX's view: +({scale} - d) MAX wins d plies from the root, "
+            f"-({scale} - d) MIN wins, 0 a draw, other numbers the evaluation at the depth limit"
+        )
+    return (
+        f"values from the side to move's view: +({scale} - d) it wins d plies from the root, "
+        f"-({scale} - d) it loses, 0 a draw, other numbers the evaluation at the depth limit"
+    )
 
 
 def _quote(text: str) -> str:
@@ -395,9 +608,7 @@ def to_dot(
             label = "pruned"
             attrs.update(shape="box", style="dashed", color="gray60", fontcolor="gray50")
         else:
-            label = format_value(node.value, node.bound)
-            if node.kind == TERMINAL and node.value == 0:
-                label = "draw"
+            label = format_value(node.value, node.bound, tree.scale)
             if node.kind == TERMINAL:
                 attrs["shape"] = "box"
                 attrs["style"] = "rounded"
@@ -446,9 +657,7 @@ def to_text(tree: SearchTree) -> str:
         if node.kind == PRUNED:
             label = node.note
         else:
-            label = format_value(node.value, node.bound).replace("\n", ", ")
-            if node.kind == TERMINAL and node.value == 0:
-                label = "draw"
+            label = format_value(node.value, node.bound, tree.scale)
         if node.kind == HORIZON:
             label += " (evaluated)"
         elif node.kind == SHORTCUT:

@@ -1,8 +1,8 @@
 """The command line: a thin layer over the library. ``main(argv) -> exit code``.
 
 One module per command (:mod:`.solve`, :mod:`.analyze`, :mod:`.play`, :mod:`.tree`,
-:mod:`.match`, :mod:`.bench`, and the optional front ends in :mod:`.frontends`), each with its
-options beside its handler; :mod:`.common` holds what they share.
+:mod:`.match`, :mod:`.bench`, :mod:`.mpi`, and the optional front ends in :mod:`.frontends`),
+each with its options beside its handler; :mod:`.common` holds what they share.
 
 Every user error (unknown game, bad position, bad move, bad option, unreadable file, failed
 write) is one line on stderr and exit code 2; no traceback. Ctrl-C stops a command with exit
@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from typing import IO, NoReturn
 
 from .. import __version__, registered
-from ..search import ParallelSearchError
-from . import analyze, bench, frontends, match, play, solve, tree
+from ..search import ParallelSearchError, WorkerLostError
+from ..search.parallel.watch import end_mpi_job
+from . import analyze, bench, frontends, match, mpi, play, solve, tree
 from .common import (
     BROKEN_PIPE,
     INTERRUPTED,
@@ -41,7 +42,7 @@ from .common import (
 
 __all__ = ["build_parser", "main", "run"]
 
-COMMANDS = (solve, analyze, play, tree, match, bench, frontends)
+COMMANDS = (solve, analyze, play, tree, match, bench, mpi, frontends)
 
 
 def build_parser() -> Parser:
@@ -86,6 +87,10 @@ def main(
         return USAGE
     except ParallelSearchError as error:
         streams.error(f"error: {one_line(error)}")
+        if isinstance(error, WorkerLostError) and error.worker is not None:
+            # an MPI rank died: the job cannot end in order (MPI would wait for ever for the
+            # dead rank), so it ends as a whole, every rank on every host, with this code
+            end_mpi_job(WORKER_DIED)
         return WORKER_DIED
     except KeyboardInterrupt:
         streams.error("interrupted")

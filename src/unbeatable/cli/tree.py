@@ -1,8 +1,9 @@
-"""``unbeatable tree``: draw the search tree of a position."""
+"""``unbeatable tree``: draw the search tree of a position, or print its steps."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from .. import render as screen
 from ..games import get_game
 from ..messages import cut
 from ..report import line_text
+from ..steps import VIEWS, explain, step_json
 from ..tree import (
     MAX_TREE_DEPTH,
     TREE_ALGORITHMS,
@@ -21,6 +23,7 @@ from ..tree import (
     render,
     to_dot,
     to_text,
+    value_key,
 )
 from . import common
 from .common import Streams, UsageError
@@ -28,6 +31,12 @@ from .common import Streams, UsageError
 TREE_LEGEND = (
     "▲ max (first player to move)  ▼ min (second)  □ game over  dotted: evaluated at the "
     "depth limit  dashed grey: pruned  red: principal variation"
+)
+
+STEPS_HELP = (
+    "print the search's steps instead of a picture, one JSON object a line: the engine's own "
+    "event (kind, path, alpha, beta, value, reason: its integers, null where a field does not "
+    "apply), a text for people, and the numbers as the pictures write them (shown)"
 )
 
 #: The format each file suffix asks for.
@@ -41,13 +50,19 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         description=(
             "Search POSITION to --depth plies and draw every node: max nodes (first player to "
             "move) point up, min nodes down, finished games are boxes and positions at the "
-            "depth limit are dotted; values are from the first player's view, >= and <= mark "
-            "bounds; each edge carries its move; moves alpha-beta never searched are dashed "
-            "and grey; the principal variation is red. DOT goes to stdout or -o FILE; SVG and "
-            "PNG need Graphviz's dot program. A --format that contradicts FILE's suffix "
-            "(--format png -o t.svg) is refused."
+            "depth limit are dotted; values are from the first player's view, a win d plies "
+            "below the root +(100 - d) and a loss -(100 - d), >= and <= mark bounds; each edge "
+            "carries its move; moves alpha-beta never searched are dashed and grey; the "
+            "principal variation is red. DOT goes to stdout or -o FILE; SVG and PNG need "
+            "Graphviz's dot program. A --format that contradicts FILE's suffix (--format png "
+            "-o t.svg) is refused. --steps prints the search step by step as JSON lines "
+            "instead, the steps the web page shows."
         ),
-        epilog="Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg",
+        epilog=(
+            "Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg; "
+            "and step by step: unbeatable tree 'leaves:[[3,5],[6,[9,1]],[1,2]]' --depth 3 "
+            "--steps --textbook"
+        ),
     )
     common.add_game(p)
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
@@ -58,13 +73,32 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         "--algorithm",
         choices=TREE_ALGORITHMS,
         default="alphabeta",
-        help="plain minimax or alpha-beta (default alphabeta)",
+        help="plain minimax (max/min form), negamax or alpha-beta (default alphabeta)",
     )
     p.add_argument(
         "--hints",
         action="store_true",
         help="alpha-beta tries the game's move order and spots wins at once (as the solver "
         "does); default: legal order, the textbook picture",
+    )
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="with a transposition table (memoization for minimax and negamax); a position "
+        "it answers is a table hit",
+    )
+    p.add_argument(
+        "--textbook",
+        action="store_true",
+        help="alpha-beta exactly as the textbook writes it: the root's window rises to the "
+        "best value (one best move, not all) and no mate-distance cuts",
+    )
+    p.add_argument("--steps", action="store_true", help=STEPS_HELP)
+    p.add_argument(
+        "--view",
+        choices=VIEWS,
+        help="--steps: values from the first player's view (first, max/min) or the side to "
+        "move's (mover); default mover for negamax, else first",
     )
     p.add_argument("--boards", action="store_true", help="draw each position in its node")
     p.add_argument(
@@ -110,7 +144,17 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)
-    fmt = format_of(args)
+    if args.hints and args.algorithm != "alphabeta":
+        raise UsageError(
+            f"--hints is alpha-beta's: {args.algorithm} searches every move in legal order"
+        )
+    if args.hints and args.textbook:
+        raise UsageError("--textbook and --hints exclude each other: the textbook has no hints")
+    if args.steps and args.format is not None:
+        raise UsageError("--steps prints JSON lines: give no --format with it")
+    if args.view is not None and not args.steps:
+        raise UsageError("--view is for --steps")
+    fmt = "steps" if args.steps else format_of(args)
     if fmt in ("svg", "png") and not args.output:
         raise UsageError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
     where = repr(cut(args.position.strip())) if args.position.strip() else "the start"
@@ -118,7 +162,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError(f"--depth {args.depth}: no tree deeper than {MAX_TREE_DEPTH} is drawn")
     try:
         tree = build_tree(
-            state, args.depth, args.algorithm, hints=args.hints, max_nodes=args.max_nodes
+            state,
+            args.depth,
+            args.algorithm,
+            hints=args.hints,
+            table=args.table,
+            textbook=args.textbook,
+            max_nodes=args.max_nodes,
         )
     except TreeTooLargeError:
         raise UsageError(
@@ -126,10 +176,20 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             f"{args.max_nodes} nodes: lower --depth, start from a later position, or raise "
             "--max-nodes"
         ) from None
+    if fmt == "steps":
+        steps = explain(tree, args.view)
+        lines = [json.dumps(step_json(step), ensure_ascii=False) for step in steps]
+        text = "\n".join(lines) + "\n"
+        if args.output:
+            write(args.output, text)
+            streams.out.write(f"wrote {args.output}: {len(lines)} steps\n")
+        else:
+            streams.out.write(text)
+        return common.OK
     pv = " ".join(line_text(state, tree.pv))
     summary = (
         f"{tree.nodes} nodes searched, {tree.pruned} pruned; value "
-        f"{format_value(tree.root.value).replace(chr(10), ', ')} for the first player; PV {pv}"
+        f"{format_value(tree.root.value, scale=tree.scale)} for the first player; PV {pv}"
     )
     heading = f"{game.spec} from {where}, {args.algorithm} to depth {args.depth}: {summary}"
     if fmt == "text" and not args.output and screen.is_tty(streams.out):
@@ -138,9 +198,12 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if fmt == "text":
         text = heading + "\n" + to_text(tree)
     else:
+        extra = " with move hints" if args.hints else ""
+        extra += " with a table" if args.table else ""
+        extra += " (textbook)" if args.textbook else ""
         title = (
-            f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}"
-            f"{' with move hints' if args.hints else ''}\n{summary}\n{TREE_LEGEND}"
+            f"{game.spec} from {where}: {args.algorithm} to depth {args.depth}{extra}"
+            f"\n{summary}\n{TREE_LEGEND}\n{value_key(tree.scale, numeric=tree.numeric)}"
         )
         text = to_dot(tree, title=title, board=game.picture if args.boards else None)
     return emit(args, streams, fmt, text, summary)

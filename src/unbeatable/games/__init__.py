@@ -17,6 +17,7 @@ from ..game import Game
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
 from .hex import Hex, HexState, hex_game
+from .leaves import Leaves, LeavesState, leaves
 from .mnk import MNK, MNKState, mnk
 from .subtraction import Subtraction, SubtractionState
 
@@ -26,6 +27,8 @@ __all__ = [
     "Connect4State",
     "Hex",
     "HexState",
+    "Leaves",
+    "LeavesState",
     "MNKState",
     "Subtraction",
     "SubtractionState",
@@ -46,6 +49,7 @@ class _Entry:
     factory: Callable[..., Game]
     params: tuple[str, ...]
     summary: str
+    text: bool = False
     flags: tuple[str, ...] = ()
 
 
@@ -57,14 +61,20 @@ def register(
     factory: Callable[..., Game],
     params: tuple[str, ...] = (),
     summary: str = "",
+    *,
+    text: bool = False,
     flags: tuple[str, ...] = (),
 ) -> None:
     """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
-    the order a positional spec (``mnk:4,4,4``) gives them. ``flags``: those of the parameters
-    that a spec may also give by name alone, meaning 1 (``hex:5,swap`` is ``hex:5,swap=1``)."""
+    the order a positional spec (``mnk:4,4,4``) gives them. ``text``: the game takes one
+    parameter, a text: everything after ``name:`` (or after ``name:PARAM=``) is handed to the
+    factory as it is (``leaves:[[3,5],[6,[9,1]]]``). ``flags``: those of the parameters that a
+    spec may also give by name alone, meaning 1 (``hex:5,swap`` is ``hex:5,swap=1``)."""
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
-    _REGISTRY[name] = _Entry(name, factory, params, summary, flags)
+    if text and len(params) != 1:
+        raise ValueError(f"a game given as text takes one parameter, not {params!r}")
+    _REGISTRY[name] = _Entry(name, factory, params, summary, text, flags)
 
 
 def registered() -> dict[str, str]:
@@ -86,6 +96,15 @@ def get_game(spec: str, **params: int) -> Game:
             f"unknown game {spec!r}: choose one of {', '.join(sorted(_REGISTRY))}"
         )
     given = dict(params)
+    if entry.text and rest.strip():
+        key = entry.params[0]
+        body = rest.strip()
+        if body.startswith(key + "="):
+            body = body[len(key) + 1 :]
+        try:
+            return entry.factory(body)
+        except (TypeError, ValueError) as err:
+            raise UnknownGameError(str(err)) from None
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
@@ -129,3 +148,10 @@ register(
     flags=("swap",),
 )
 register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
+register(
+    "leaves",
+    leaves,
+    ("tree",),
+    "your own textbook tree: lists are MAX and MIN nodes in turn, numbers are leaves",
+    text=True,
+)

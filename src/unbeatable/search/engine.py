@@ -12,7 +12,16 @@ from collections.abc import Callable, Hashable, Sequence
 
 from ..game import FIRST, Move, Outcome, Payoff, State
 from . import events as ev
-from .events import PASS, Observer, SearchEvent
+from .events import (
+    HORIZON,
+    MATE_DISTANCE,
+    PASS,
+    QUIESCENCE,
+    TERMINAL,
+    WIN_AT_ONCE,
+    Observer,
+    SearchEvent,
+)
 from .score import EVAL_LIMIT, INFINITY, WIN, WIN_MIN, from_table, to_table
 from .table import EXACT, LOWER, RESOLVED, UPPER, TranspositionTable
 
@@ -66,8 +75,13 @@ class Engine:
         stop: threading.Event | None = None,
         features: frozenset[str] = frozenset(),
         observer: Observer | None = None,
+        mate_distance: bool = True,
     ) -> None:
         self.table = table
+        #: Cut a node whose window no result can change (a win on the next move is the best
+        #: there is); False only for the textbook pictures (``unbeatable.tree``), which search
+        #: every node the textbook's alpha-beta searches.
+        self.mate_distance = mate_distance
         self.symmetry = symmetry
         self.hints = hints
         self.evaluate_hook = evaluate
@@ -269,7 +283,7 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            if isinstance(outcome, Payoff):
+            if outcome.__class__ is Payoff:
                 return outcome.values[FIRST]  # type: ignore[return-value]
             winner = outcome.winner
             if winner is None:
@@ -359,9 +373,10 @@ class Engine:
         """The value of a finished game ``ply`` plies from the root, from its side to move's
         view: a win ``WIN - ply``, a loss its negation, a draw 0, a :class:`Payoff` the side
         to move's number (``outcome`` may also be the winner: a player, or None)."""
-        if isinstance(outcome, Payoff):
-            return outcome.values[state.to_move]  # type: ignore[return-value]
-        winner = outcome.winner if isinstance(outcome, Outcome) else outcome
+        kind = outcome.__class__
+        if kind is Payoff:
+            return outcome.values[state.to_move]  # type: ignore[union-attr,return-value]
+        winner = outcome.winner if kind is Outcome else outcome  # type: ignore[union-attr]
         if winner is None:
             return 0
         return WIN - ply if winner == state.to_move else ply - WIN
@@ -530,17 +545,18 @@ class Engine:
         if outcome is not None:
             if ply > self.seldepth:
                 self.seldepth = ply
-            return self.terminal_value(state, outcome, ply), None, None, ev.TERMINAL
+            return self.terminal_value(state, outcome, ply), None, None, TERMINAL
         # No result here can beat a win on the next move or lose sooner than on it.
         ceiling = WIN - ply - 1
-        if ceiling <= alpha:
-            return ceiling, None, None, ev.MATE_DISTANCE
-        if -ceiling >= beta:
-            return -ceiling, None, None, ev.MATE_DISTANCE
+        if self.mate_distance:
+            if ceiling <= alpha:
+                return ceiling, None, None, MATE_DISTANCE
+            if -ceiling >= beta:
+                return -ceiling, None, None, MATE_DISTANCE
         if depth <= 0:
             if self.quiescence:
-                return self.quiesce(state, alpha, beta, ply), None, None, ev.QUIESCENCE
-            return self.static_value(state), None, None, ev.HORIZON
+                return self.quiesce(state, alpha, beta, ply), None, None, QUIESCENCE
+            return self.static_value(state), None, None, HORIZON
         table = self.table
         key: Hashable = None
         first: Move | None = None
@@ -569,7 +585,7 @@ class Engine:
                     self.seldepth = ply + 1
                 if table is not None:
                     table.store(key, WIN - 1, EXACT, RESOLVED, win)
-                return ceiling, key, first, ev.WIN_AT_ONCE
+                return ceiling, key, first, WIN_AT_ONCE
         return None, key, first, None
 
     def set_pv_leaf(self, ply: int, move: Move) -> None:

@@ -6,9 +6,10 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from ..display import show
 from ..game import FIRST, Move, State
 from .score import WIN_MIN, Score
 
@@ -92,6 +93,13 @@ class SearchResult:
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
     move_stats: Mapping[Move, MoveStats] | None = None
+    #: The position searched (for its notation and picture; not compared).
+    state: State | None = field(default=None, compare=False, repr=False)
+
+    def _repr_html_(self) -> str | None:
+        """The result as a table in Jupyter: the board, every move's score, the line and the
+        figures (:func:`unbeatable.drawing.result_html`)."""
+        return show("result", self)
 
     @property
     def nodes_per_second(self) -> float:
@@ -183,6 +191,7 @@ def build_result(
         algorithm=algorithm,
         to_move=state.to_move,
         evaluations=counters.horizon,
+        state=state,
     )
 
 

@@ -29,6 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..games import get_game, registered
 from ..messages import cut
 from ..search import policy
+from ..steps import VIEWS
+from ..tree import TREE_ALGORITHMS
 from .boards import describe_game, describe_position, describe_unavailable
 from .inputs import (
     DEFAULT_CAP,
@@ -220,8 +222,21 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, ("minimax", "alphabeta")) or "alphabeta"
+        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
         hints = flag_of(query, "hints")
+        textbook = flag_of(query, "textbook")
+        if hints and textbook:
+            raise BadInput(
+                "textbook and hints exclude each other: the textbook's alpha-beta has no move "
+                "hints",
+                "hints",
+                query.get("hints", ""),
+            )
+        view = query.get("view", "").strip() or None
+        if view is not None and view not in VIEWS:
+            raise BadInput(f"view: choose one of {', '.join(VIEWS)}", "view", view)
+        boards_text = query.get("boards", "").strip()
+        boards = None if boards_text in ("", "auto") else flag_of(query, "boards")
         max_nodes = optional_int(query, "max_nodes", 1, MAX_TREE_NODES) or 500
         timeout = timeout_of(query, self.cap)
         job = Job(
@@ -233,6 +248,11 @@ class Api:
             algorithm=algorithm,
             hints=hints,
             max_nodes=max_nodes,
+            table=flag_of(query, "table"),
+            textbook=textbook,
+            view=view,
+            boards=boards,
+            quiz=flag_of(query, "quiz"),
         )
         return await self.search(job, timeout)
 

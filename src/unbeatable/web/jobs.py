@@ -19,19 +19,22 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
 from ..players import AIPlayer, parse_player
 from ..report import analyze as run_analysis
 from ..report import build_report, line_text
 from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
+from ..timeline import timeline
 from ..tree import TreeTooLargeError, build_tree
 from .inputs import BadInput
-from .treeview import algorithm_counts, tree_json
+from .treeview import algorithm_counts, quiz_answer, tree_view
 
 __all__ = ["Job", "run_job"]
 
@@ -52,6 +55,11 @@ class Job:
     hints: bool = False
     max_nodes: int = 500
     workers: int = 2
+    table: bool = False
+    textbook: bool = False
+    view: str | None = None
+    boards: bool | None = None
+    quiz: bool = False
 
 
 def analyze(job: Job) -> dict[str, Any]:
@@ -117,13 +125,23 @@ def _unsettled(state: State, asked: Limits, limits: Limits, result: SearchResult
 
 
 def tree(job: Job) -> dict[str, Any]:
-    """The search tree (see :mod:`.treeview`) and every algorithm's node count beside it."""
+    """The search tree: its JSON, picture and steps (see :mod:`.treeview`), and every
+    algorithm's node count beside it. A quiz draws the minimax tree and answers with the moves
+    alpha-beta cuts off (``cuts``)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     depth = job.depth or 2
-    algorithm = job.algorithm or "alphabeta"
+    algorithm = "minimax" if job.quiz else job.algorithm or "alphabeta"
     try:
-        recorded = build_tree(state, depth, algorithm, hints=job.hints, max_nodes=job.max_nodes)
+        recorded = build_tree(
+            state,
+            depth,
+            algorithm,
+            hints=job.hints and not job.quiz,
+            table=job.table and not job.quiz,
+            textbook=job.textbook,
+            max_nodes=job.max_nodes,
+        )
     except TreeTooLargeError:
         where = repr(job.moves.strip()) if job.moves.strip() else "the start"
         raise BadInput(
@@ -133,7 +151,12 @@ def tree(job: Job) -> dict[str, Any]:
             "depth",
             str(depth),
         ) from None
-    return {"tree": tree_json(recorded), "counts": algorithm_counts(state, depth)}
+    view = "first" if job.quiz else job.view
+    data = tree_view(recorded, view=view, boards=job.boards)
+    data["counts"] = algorithm_counts(state, depth)
+    if job.quiz:
+        data["cuts"] = quiz_answer(state, depth, job.textbook, job.max_nodes)
+    return data
 
 
 def _finite(value: float) -> float | None:
@@ -141,29 +164,56 @@ def _finite(value: float) -> float | None:
 
 
 def parallel(job: Job) -> dict[str, Any]:
-    """One parallel search and its task log: which worker searched what, and when."""
+    """One parallel search and its task log: which worker searched what, and when; its
+    timeline and split tree as pictures and in words (:mod:`unbeatable.timeline`), beside a
+    serial search of the same position for the speed-up. The workers are started by a depth-1
+    search first, so that the timeline shows the search, not the processes starting (their
+    time is given apart)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
-    limits = policy.limits_for(state, Limits(depth=job.depth), purpose="analysis", cap=job.cap)
+    # the parallel search and the serial one share the cap
+    limits = policy.limits_for(
+        state, Limits(depth=job.depth), purpose="analysis", cap=job.cap / 2
+    )
     with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
+        began = time.perf_counter()
+        searcher.search(state, Limits(depth=1))  # starts the worker processes
+        startup = time.perf_counter() - began
         result = searcher.search(state, limits)
         log = list(searcher.task_log)
+    serial = Searcher(job.algorithm).search(state, limits)
+    line = timeline(
+        log,
+        result.elapsed,
+        workers=job.workers,
+        nodes=result.nodes,
+        serial=serial.elapsed,
+        serial_nodes=serial.nodes,
+        startup=startup,
+    )
     order: dict[int, int] = {}
     for task in sorted(log, key=lambda t: math.inf if math.isnan(t.sent) else t.sent):
         order.setdefault(task.worker, len(order))
-    tasks = [
-        {
-            "worker": order[task.worker],
-            "pid": task.worker,
-            "sent": _finite(task.sent),
-            "seconds": _finite(task.seconds),
-            "cpu": _finite(task.cpu),
-            "round_trip": _finite(task.round_trip),
-            "nodes": task.nodes,
-            "moves": list(task.moves),
-        }
-        for task in log
-    ]
+    waits = {bar.moves: bar for bar in line.tasks}
+    tasks = []
+    for task in log:
+        bar = waits.get(tuple(task.moves)) if task.iteration == line.depth else None
+        tasks.append(
+            {
+                "worker": order[task.worker],
+                "pid": task.worker,
+                "sent": _finite(task.sent),
+                "seconds": _finite(task.seconds),
+                "cpu": _finite(task.cpu),
+                "round_trip": _finite(task.round_trip),
+                "nodes": task.nodes,
+                "moves": list(task.moves),
+                "iteration": task.iteration,
+                "index": None if bar is None else bar.index,
+                "waited_for": None if bar is None or bar.waited_for is None
+                else list(bar.waited_for),
+            }
+        )
     return {
         "report": with_labels(
             build_report(game, state, result, given=job.moves).to_json(), state, result.pv
@@ -171,6 +221,14 @@ def parallel(job: Job) -> dict[str, Any]:
         "workers": job.workers,
         "tasks": tasks,
         "elapsed": round(result.elapsed, 6),
+        "serial": {"seconds": round(serial.elapsed, 6), "nodes": serial.nodes},
+        "speedup": None if line.speedup is None else round(line.speedup, 3),
+        "startup": round(startup, 6),
+        "busy": [round(b, 6) for b in line.busy()],
+        "idle": [round(b, 6) for b in line.idle()],
+        "explain": line.explain(),
+        "timeline_svg": str(timeline_svg(line)),
+        "split_svg": str(split_svg(line)),
     }
 
 

@@ -1,25 +1,29 @@
-"""The search tree as the page draws it: :func:`unbeatable.tree.build_tree` as JSON, with the
-alpha-beta window at each node as the engine searched it (the tree is recorded from the
-engine's own events, windows included)."""
+"""The search tree as the page shows it: :func:`unbeatable.tree.build_tree`'s tree as JSON, its
+picture (:func:`unbeatable.drawing.tree_svg`, the notebook's too), its steps
+(:func:`unbeatable.steps.explain`, ``unbeatable tree --steps``'s too) and the node counts of
+every algorithm side by side. The page draws nothing of its own: it shows this picture and
+moves through these steps."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..drawing import tree_svg
 from ..game import FIRST, State
 from ..search import Limits, Searcher
-from ..search.score import INFINITY
+from ..steps import Step, default_view, explain
 from ..tree import (
     PRUNED,
-    TERMINAL,
     SearchTree,
     TreeNode,
     TreeTooLargeError,
     build_tree,
     format_value,
+    textbook_alphabeta,
+    value_key,
 )
 
-__all__ = ["algorithm_counts", "tree_json", "windows"]
+__all__ = ["algorithm_counts", "quiz_answer", "steps_table", "tree_json", "tree_view", "windows"]
 
 #: The largest minimax tree counted for the side-by-side figures.
 COUNT_LIMIT = 20_000
@@ -36,43 +40,42 @@ def windows(tree: SearchTree) -> dict[int, tuple[int, int]]:
     }
 
 
-def _bound_text(value: int) -> str:
-    if value >= INFINITY:
-        return "+∞"
-    if value <= -INFINITY:
-        return "−∞"
-    return format_value(value).replace("\n", ", ")
+def _view_window(node: TreeNode, view: str) -> tuple[int, int]:
+    """A node's side-to-move window in ``view``."""
+    assert node.alpha is not None and node.beta is not None
+    if view == "first" and node.state.to_move != FIRST:
+        return -node.beta, -node.alpha
+    return node.alpha, node.beta
 
 
-def _first_view(window: tuple[int, int], state: State) -> tuple[int, int]:
-    """A side-to-move window as the first player (max) sees it."""
-    alpha, beta = window
-    return (alpha, beta) if state.to_move == FIRST else (-beta, -alpha)
-
-
-def tree_json(tree: SearchTree) -> dict[str, Any]:
-    """The tree as nested JSON: each node's move (and its ``label`` where people read moves
-    otherwise: SAN in chess), kind, value label (first player's view), whether max or min is to
-    move, alpha and beta (alpha-beta trees), and its children."""
-    found = windows(tree)
+def tree_json(tree: SearchTree, view: str | None = None) -> dict[str, Any]:
+    """The tree as nested JSON: each node's id, its moves from the root (``path``), its move
+    (and its ``label`` where people read moves otherwise: SAN in chess), kind, value and window
+    as the pictures write them in ``view`` (default: :func:`.steps.default_view`), bound,
+    whether max is to move, whether it is on the principal variation, its note, and its
+    children."""
+    view = view or default_view(tree.algorithm)
+    paths = tree.paths()
 
     def node_json(node: TreeNode, parent: State | None = None) -> dict[str, Any]:
-        label = "pruned" if node.kind == PRUNED else format_value(node.value, node.bound)
-        if node.kind == TERMINAL and node.value == 0:
-            label = "draw"
+        value, bound = node.value, node.bound
+        if value is not None and view == "mover" and node.state.to_move != FIRST:
+            value, bound = -value, bound.flipped
         data: dict[str, Any] = {
             "id": node.id,
+            "path": list(paths[node.id]),
             "move": node.move_text,
             "kind": node.kind,
-            "value": label.replace("\n", ", "),
-            "bound": str(node.bound),
+            "value": format_value(value, bound, tree.scale),
+            "bound": str(bound),
             "max": node.maximising,
             "pv": node.on_pv,
             "note": node.note,
         }
-        if node.id in found:
-            alpha, beta = _first_view(found[node.id], node.state)
-            data["alpha"], data["beta"] = _bound_text(alpha), _bound_text(beta)
+        if node.kind != PRUNED and node.alpha is not None and node.beta is not None:
+            alpha, beta = _view_window(node, view)
+            data["alpha"] = format_value(alpha, scale=tree.scale)
+            data["beta"] = format_value(beta, scale=tree.scale)
         if parent is not None and node.move is not None:
             shown = parent.move_label(node.move)  # chess: SAN beside UCI
             if shown != node.move_text:
@@ -85,16 +88,61 @@ def tree_json(tree: SearchTree) -> dict[str, Any]:
         "algorithm": tree.algorithm,
         "depth": tree.depth,
         "hints": tree.hints,
+        "table": tree.table,
+        "textbook": tree.textbook,
+        "view": view,
         "nodes": tree.nodes,
         "pruned": tree.pruned,
         "cutoffs": tree.cutoffs,
+        "table_hits": tree.table_hits,
         "score": str(tree.score),
+        "scale": tree.scale,
+        "key": value_key(tree.scale, view, numeric=tree.numeric),
         "root": node_json(tree.root),
     }
 
 
+def tree_view(
+    tree: SearchTree, *, view: str | None = None, boards: bool | None = None
+) -> dict[str, Any]:
+    """Everything the page shows of ``tree``: its JSON, its picture and its steps."""
+    view = view or default_view(tree.algorithm)
+    return {
+        "tree": tree_json(tree, view),
+        "svg": str(
+            tree_svg(tree, view=view, boards=boards, legend=False, title="", tooltips=False)
+        ),
+        "steps": steps_table(explain(tree, view)),
+    }
+
+
+#: The columns of the page's steps (:func:`steps_table`).
+STEP_COLUMNS = ("kind", "node", "alpha", "beta", "value", "text", "beyond")
+
+
+def steps_table(steps: list[Step]) -> dict[str, Any]:
+    """The steps as the page reads them, compactly: a row of :data:`STEP_COLUMNS` per step
+    (the numbers as the pictures write them; ``tree --steps`` prints the whole events)."""
+    return {
+        "columns": list(STEP_COLUMNS),
+        "rows": [
+            [s.event.kind, s.node, s.alpha, s.beta, s.value, s.text, s.beyond] for s in steps
+        ],
+    }
+
+
+def quiz_answer(state: State, depth: int, textbook: bool, max_nodes: int) -> list[list[str]]:
+    """The moves alpha-beta cuts off from ``state`` to ``depth`` (the quiz's answer): each as
+    its moves from the root."""
+    tree = build_tree(state, depth, "alphabeta", textbook=textbook, max_nodes=max_nodes)
+    paths = tree.paths()
+    return [list(paths[node.id]) for node in tree.walk() if node.kind == PRUNED]
+
+
 def algorithm_counts(state: State, depth: int) -> list[dict[str, Any]]:
-    """Nodes visited to ``depth`` by each algorithm, side by side (the library's own counts).
+    """Nodes visited to ``depth`` by each algorithm, side by side (the library's own counts;
+    each row is a tree the page can draw: ``algorithm``, ``table``, ``hints`` and
+    ``textbook`` say which).
 
     Plain minimax and negamax are counted only when the minimax tree has at most
     :data:`COUNT_LIMIT` nodes (else their row says so)."""
@@ -106,24 +154,41 @@ def algorithm_counts(state: State, depth: int) -> list[dict[str, Any]]:
     except TreeTooLargeError:
         small = False
     variants: list[tuple[str, str, dict[str, Any]]] = [
-        ("minimax", "minimax (max/min)", {}),
-        ("negamax", "negamax", {}),
+        ("minimax", "minimax (max/min)", {"table": False}),
+        ("minimax", "minimax + table (memoization)", {"table": True}),
+        ("negamax", "negamax", {"table": False}),
+        ("alphabeta", "alpha-beta, as in the textbook", {"table": False, "textbook": True}),
         ("alphabeta", "alpha-beta", {"table": False, "hints": False}),
+        ("alphabeta", "alpha-beta + table", {"table": True, "hints": False}),
         ("alphabeta", "alpha-beta + move hints", {"table": False}),
         ("alphabeta", "alpha-beta + hints + table (default)", {}),
     ]
     for algorithm, label, options in variants:
+        row: dict[str, Any] = {
+            "algorithm": label,
+            "name": algorithm,
+            "table": options.get("table", True),
+            "hints": options.get("hints", algorithm == "alphabeta" and "textbook" not in options),
+            "textbook": options.get("textbook", False),
+        }
         if algorithm in ("minimax", "negamax") and not small:
-            rows.append({"algorithm": label, "nodes": None, "note": f"over {COUNT_LIMIT:,}"})
+            rows.append({**row, "nodes": None, "note": f"over {COUNT_LIMIT:,}"})
             continue
-        result = Searcher(algorithm, **options).search(state, limits)
-        rows.append(
-            {
-                "algorithm": label,
+        if options.get("textbook"):
+            found = textbook_alphabeta(state, depth)
+            figures = {
+                "nodes": found.nodes,
+                "cutoffs": found.cutoffs,
+                "table_hits": found.table_hits,
+                "score": str(found.score),
+            }
+        else:
+            result = Searcher(algorithm, **options).search(state, limits)
+            figures = {
                 "nodes": result.nodes,
                 "cutoffs": result.cutoffs,
                 "table_hits": result.table_hits,
                 "score": str(result.score),
             }
-        )
+        rows.append({**row, **figures})
     return rows

@@ -17,6 +17,7 @@ past it for the loading (see :func:`ready_solver`).
 
 from __future__ import annotations
 
+import logging  # noqa: F401  (its fork hook first: see the registration of ours below)
 import os
 import threading
 import time
@@ -61,6 +62,10 @@ def _finish_loading() -> None:
             loader.join()
 
 
+# logging takes its lock in a fork hook of its own, and the hooks run before a fork in the
+# reverse order of their registration: logging's must be registered before ours (it is imported
+# at the top of this module), else it would hold its lock while we wait for a loading thread
+# whose imports log (numba's do), and the fork would never come.
 os.register_at_fork(before=_finish_loading)
 
 #: Without the database, from this many stones on a position is solved in milliseconds at most

@@ -1,8 +1,9 @@
 """Parallel search over local processes or MPI ranks: :class:`ParallelSearcher`.
 
 The package: :mod:`.worker` (what a task is and how a worker runs it), :mod:`.pool` (the one
-task pool every scheduling loop uses), :mod:`.split` (the split search of one iteration),
-:mod:`.searcher` (the public searcher).
+task pool every scheduling loop uses), :mod:`.watch` (where a worker is, and the watch on MPI
+workers), :mod:`.split` (the split search of one iteration), :mod:`.searcher` (the public
+searcher).
 
 One driver serves both: it hands *tasks* (search this position with this window to this depth)
 to any :class:`concurrent.futures.Executor`. By default it makes a
@@ -32,7 +33,9 @@ shorter than the serial one (no single table holds its tail).
 
 Faults: an exception raised in a worker surfaces as :class:`ParallelSearchError` naming the
 task (the root, the moves to the task's position, and that position); a worker process that
-dies surfaces as :class:`WorkerLostError` instead of hanging the search. Ctrl-C
+dies surfaces as :class:`WorkerLostError` instead of hanging the search (under MPI, whose
+executor never reports a dead rank, a watch sees it: :mod:`.watch`; the error then names the
+rank, its host and process too). Ctrl-C
 (:class:`KeyboardInterrupt`) cancels every pending task and, for a pool this searcher made,
 terminates its worker processes (which ignore SIGINT themselves) before the interrupt goes on.
 Local workers run in sessions of their own (see :func:`init_worker`).

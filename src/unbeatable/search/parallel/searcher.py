@@ -344,7 +344,7 @@ class ParallelSearcher(Searching):
                     round_trip = time.perf_counter() - finished.sent
                     self.task_log.append(
                         TaskStats(report.nodes, report.seconds, report.cpu, round_trip,
-                                  report.worker)
+                                  report.worker, host=report.host, rank=report.rank)
                     )
                     done[finished.tag] = report.value
         except (KeyboardInterrupt, WorkerLostError):

@@ -85,12 +85,14 @@ class Run:
         self.open: list[Node] = []  # split nodes with moves to hand out
         self.root: Node | None = None
         self.analyze = False
+        self.depth = 0  # the iteration's depth, for the task log
 
     # --- one iteration --------------------------------------------------------------------
 
     def iteration(self, state: State, depth: int, analyze: bool) -> Node:
         """Search ``state`` to ``depth``; return the finished root (its moves' values)."""
         self.analyze = analyze
+        self.depth = depth
         self.totals.nodes += 1
         root = Node(None, -1, state, (), depth, -INFINITY, INFINITY, 0)
         root.moves = list(self.engine.ordered(state, self.hints.get(self._key(state))))
@@ -323,6 +325,9 @@ class Run:
                 report.worker,
                 sent,
                 moves,
+                self.depth,
+                report.host,
+                report.rank,
             )
         )
 

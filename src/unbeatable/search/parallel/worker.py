@@ -26,6 +26,7 @@ from ..pv import principal_variation
 from ..result import SearchResult
 from ..score import solve_score, to_table
 from ..stack import alphabeta_stack
+from .watch import Line, announce, finished, where_am_i
 
 __all__ = [
     "WORKER_TABLES",
@@ -80,6 +81,9 @@ class TaskStats:
     worker: int  #: the worker's process id (MPI: the process id on its host)
     sent: float = math.nan  #: when the task was sent, in seconds from the search's start
     moves: tuple[str, ...] = ()  #: the task's position: its moves from the root, in notation
+    iteration: int = 0  #: the depth of the iteration it belongs to (0: not a split search's)
+    host: str = ""  #: the worker's host name
+    rank: int | None = None  #: the worker's MPI rank (None outside MPI)
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,8 @@ class Report:
     stopped: bool
     worker: int
     solved: bool = False  # the value is the game's own solver's score
+    host: str = ""
+    rank: int | None = None
     result: SearchResult | None = None  # an algorithm of its own's answer (policy.RUNNERS)
 
 
@@ -153,12 +159,20 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def run_task(task: Task) -> Report:
-    """Run one task in a worker. Any exception comes back as :class:`TaskFailed`."""
+def run_task(task: Task, line: Line | None = None) -> Report:
+    """Run one task in a worker. Any exception comes back as :class:`TaskFailed`. ``line``: a
+    watched executor's (see :mod:`.watch`), where the worker names the task it starts."""
+    if line is not None:
+        announce(line)
     try:
-        return _run(task)
+        report = _run(task)
     except Exception as err:
         raise TaskFailed(f"{type(err).__name__}: {err}", traceback.format_exc()) from None
+    finally:
+        if line is not None:
+            finished(line)
+    me = where_am_i()
+    return replace(report, host=me.host, rank=me.rank)
 
 
 def _run(task: Task) -> Report:

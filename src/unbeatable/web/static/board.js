@@ -5,7 +5,8 @@ import { drawChess } from "./chess.js";
 import { clear, html, scoreTitle, shortLabel, svg } from "./svg.js";
 
 // options: { scores: Map(move -> report move), hint: bool, onMove: fn(move) | null,
-//            flipped: bool (chess: Black at the bottom) }
+//            flipped: bool (chess: Black at the bottom), last: the last move played (its
+//            notation) or null, lastByAi: whether the AI played it }
 export function drawBoard(container, position, options) {
   clear(container);
   const board = position.board;
@@ -77,6 +78,10 @@ function grid(container, board, options) {
       if (isWin(board, r, c)) rect.classList.add("win-cell");
       if (entry && entry.best && options.hint) rect.classList.add("hint-cell");
       stone(g, board.cells[r][c], c * size + size / 2, r * size + size / 2, size / 2);
+      if (options.last && String(r * board.cols + c + 1) === options.last) {
+        const ring = svg("rect", { x: c * size + 6, y: r * size + 6, width: size - 12, height: size - 12, rx: 8, class: "last-cell" }, g);
+        ring.setAttribute("data-last", options.lastByAi ? "ai" : "player");
+      }
       if (move) {
         const number = svg("text", { x: c * size + 10, y: r * size + 24, class: "cell-number" }, g);
         number.textContent = move;
@@ -149,6 +154,12 @@ function columns(container, board, options) {
       const kind = board.cells[r][c];
       const hole = svg("circle", { cx, cy, r: size * 0.38, class: kind ? `disc disc-${kind}` : "hole" }, g);
       if (isWin(board, r, c)) hole.classList.add("win-cell");
+      // the disc the last move dropped: the highest in its column
+      const highest = kind && (r === 0 || !board.cells[r - 1][c]);
+      if (highest && options.last && String(c + 1) === options.last) {
+        const ring = svg("circle", { cx, cy, r: size * 0.2, class: "last-cell" }, g);
+        ring.setAttribute("data-last", options.lastByAi ? "ai" : "player");
+      }
     }
     const number = svg("text", { x: c * size + size / 2, y: board.rows * size + top + 20, class: "column-number" }, g);
     number.textContent = String(c + 1);
@@ -184,7 +195,8 @@ function pile(container, board, position, options) {
   for (let i = 0; i < Math.min(board.pile, 200); i++) {
     svg("circle", { cx: 20 + (i % per) * 30, cy: 20 + Math.floor(i / per) * 30, r: 12, class: "token" }, root);
   }
-  html("p", { class: "pile-count" }, container, `${board.pile} token${board.pile === 1 ? "" : "s"} left; take 1 to ${board.take}`);
+  const last = options.last ? ` (the last move took ${options.last})` : "";
+  html("p", { class: "pile-count" }, container, `${board.pile} token${board.pile === 1 ? "" : "s"} left${last}; take 1 to ${board.take}`);
   moveButtons(container, position, options, (move) => `take ${move}`);
 }
 

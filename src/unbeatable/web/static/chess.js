@@ -310,7 +310,8 @@ function clickSquare(name) {
   } else if (from === name) {
     ui.selected = null;
   } else if (piece) {
-    ui.message = `It is ${board.turn}'s move: click one of ${board.turn}'s pieces.`;
+    const side = board.turn === "white" ? "White" : "Black";
+    ui.message = `It is ${side}'s move: click one of ${side}'s pieces.`;
   }
   redraw();
 }

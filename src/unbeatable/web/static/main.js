@@ -1,11 +1,12 @@
-// The page's controller: the game in the URL, the AI's replies, the analysis, the views.
+// The page's controller: the game in the URL, who plays what, the AI's replies, the analysis,
+// the game's moves with what each changed, errors a person recovers from, and the views.
 
 import { ApiError, get } from "./api.js";
 import { drawBoard } from "./board.js";
 import { chessEnding, chessLine, chessScore, colourName } from "./chess.js";
 import { clear, html } from "./svg.js";
-import { drawTimeline } from "./timeline.js";
-import { drawTree, setAll } from "./tree.js";
+import { showParallel } from "./timeline.js";
+import { TreeView } from "./tree.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,20 +21,57 @@ const page = {
   position: null,
   report: null,
   hint: false,
-  preview: null, // { line: [moves], step: k }
+  preview: null, // { line: [moves], labels, step, what, base }
   token: 0, // each load() bumps it: a reply for an older position is dropped
+  arrival: true, // the page was just opened (or went back in history): the AI waits to be asked
+  reports: new Map(), // position (its moves, joined) -> the analysis of that position
+  aiReports: new Map(), // position -> the report of the AI's search there (its move's value)
+  lastAi: null, // the move the AI just played
+  badMove: null, // { index, text, message }: the URL's move that could not be played
 };
 
 // --- errors and status ----------------------------------------------------------------------
 
-function showError(error) {
-  const box = $("error");
+let retryTimer = null;
+
+// Shows ``error`` above the board (which stays as it was). A busy or unreachable server gets a
+// Retry button (a 503 is retried by itself after its Retry-After).
+function showError(error, retry = null) {
   const body = error instanceof ApiError ? error.body : {};
-  box.textContent = error.message + (body.text && !error.message.includes(body.text) ? ` (${body.parameter}: ${body.text})` : "");
-  box.hidden = false;
+  let text = error.message + (body.text && !error.message.includes(body.text) ? ` (${body.parameter}: ${body.text})` : "");
+  clearTimeout(retryTimer);
+  const button = $("retry");
+  button.hidden = true;
+  if (retry && error instanceof ApiError && error.retryable) {
+    button.hidden = false;
+    button.onclick = () => {
+      hideError();
+      retry();
+    };
+    if (error.retryAfter) {
+      let left = Math.ceil(error.retryAfter);
+      const tick = () => {
+        $("error-text").textContent = `${text}: trying again in ${left} s`;
+        if (left <= 0) {
+          hideError();
+          retry();
+          return;
+        }
+        left -= 1;
+        retryTimer = setTimeout(tick, 1000);
+      };
+      text = text.replace(/;? ?try again in \d+ s/, "");
+      $("error").hidden = false;
+      tick();
+      return;
+    }
+  }
+  $("error-text").textContent = text;
+  $("error").hidden = false;
 }
 
 function hideError() {
+  clearTimeout(retryTimer);
   $("error").hidden = true;
 }
 
@@ -48,8 +86,7 @@ function setStatus(text, kind = "") {
 function readUrl() {
   const query = new URLSearchParams(window.location.search);
   page.spec = query.get("game") || "tictactoe";
-  const moves = query.get("moves") || "";
-  page.movesText = moves;
+  page.movesText = query.get("moves") || "";
   // a game too large to solve (chess): "perfect" thinks for the game's own time a move
   page.opponent = query.get("opponent") || "perfect";
   page.human = query.get("human") || "first";
@@ -58,16 +95,11 @@ function readUrl() {
 
 // The position's parameters of every API call: the game, its moves and (chess) its FEN.
 function where(moves) {
-  return { game: page.spec, fen: page.fen, moves: movesParam(moves) };
+  return { game: page.spec, fen: page.fen, moves: moves.join(",") };
 }
 
 function isChess(position = page.position) {
   return Boolean(position && position.board && position.board.kind === "chess");
-}
-
-// A player as the page names it: "first"/"second", or White/Black in chess.
-function playerName(player, position = page.position) {
-  return isChess(position) ? colourName(player) : `${player} player`;
 }
 
 function writeUrl(push) {
@@ -83,8 +115,76 @@ function writeUrl(push) {
   else window.history.replaceState(null, "", url);
 }
 
-function movesParam(moves) {
-  return moves.join(",");
+// The moves of a URL's text, as the server splits them: on commas and spaces, else one move a
+// character (the games whose moves are single characters run them together: 4453).
+function splitMoves(text) {
+  const trimmed = text.trim();
+  if (!trimmed) return [];
+  if (/[\s,]/.test(trimmed)) return trimmed.split(/[\s,]+/).filter(Boolean);
+  return [...trimmed];
+}
+
+// --- who plays what ---------------------------------------------------------------------------
+
+function gameInfo() {
+  const name = page.spec.split(":")[0];
+  return page.games.find((g) => g.name === name) || null;
+}
+
+// A player as the page names it: X and O, the two colours of Connect Four, White and Black.
+function sideName(player, position = page.position) {
+  const kind = position && position.board ? position.board.kind : "";
+  if (kind === "chess") return colourName(player);
+  if (kind === "grid") return player === "first" ? "X" : "O";
+  if (kind === "columns") return player === "first" ? "red" : "yellow";
+  return `the ${player} player`;
+}
+
+function sideLong(player, position = page.position) {
+  const kind = position && position.board ? position.board.kind : "";
+  if (kind === "grid" || kind === "columns") return `${sideName(player, position)} (the ${player} player)`;
+  return sideName(player, position);
+}
+
+function numbers(spec) {
+  const rest = spec.split(":")[1] || "";
+  const values = {};
+  rest.split(",").filter(Boolean).forEach((part, index) => {
+    const [key, value] = part.includes("=") ? part.split("=") : [String(index), part];
+    values[key.trim()] = Number(value);
+  });
+  return values;
+}
+
+// The rules of the game in a line.
+function rulesText(position) {
+  const board = position.board;
+  const given = numbers(page.spec);
+  if (board.kind === "grid") {
+    const k = given.k || given[2] || (board.rows === 3 && board.cols === 3 ? 3 : null);
+    const line = k ? `${k} in a row` : "a row";
+    return `Rules: X and O take turns to fill a cell of the ${board.rows} × ${board.cols} board; ${line} (across, down or diagonally) wins; a full board is a draw. X moves first.`;
+  }
+  if (board.kind === "columns") {
+    return `Rules: red and yellow take turns to drop a disc into a column of the ${board.cols} × ${board.rows} board; four in a row (across, down or diagonally) wins; a full board is a draw. Red moves first.`;
+  }
+  if (board.kind === "pile") {
+    return `Rules: the players take turns to take 1 to ${board.take} tokens from the pile; whoever takes the last token wins.`;
+  }
+  if (board.kind === "chess") return "Rules: chess; checkmate wins; stalemate, threefold repetition, the fifty-move rule and insufficient material draw.";
+  const game = gameInfo();
+  return game && game.summary ? `Rules: ${game.summary}.` : "";
+}
+
+function roleText(position) {
+  if (page.human === "both") return "You play both sides.";
+  const other = page.human === "first" ? "second" : "first";
+  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : "perfect play") : page.opponent;
+  return `You play ${sideLong(page.human, position)}; the AI plays ${sideName(other, position)} (${opponent}).`;
+}
+
+function showRules(position) {
+  $("rules").textContent = `${roleText(position)} ${rulesText(position)}`;
 }
 
 // --- the game picker ------------------------------------------------------------------------
@@ -93,11 +193,22 @@ function specParts(spec) {
   const [name, rest = ""] = spec.split(":");
   const values = {};
   const game = page.games.find((g) => g.name === name) || page.games.find((g) => g.spec === name);
+  if (game && textParam(game)) {
+    // a game given as one text (a typed tree): the whole rest is its parameter
+    const param = game.params[0].name;
+    values[param] = rest.startsWith(`${param}=`) ? rest.slice(param.length + 1) : rest;
+    return { name: game.name, values };
+  }
   rest.split(",").filter(Boolean).forEach((part, index) => {
     const [key, value] = part.includes("=") ? part.split("=") : [game && game.params[index] ? game.params[index].name : String(index), part];
     values[key.trim()] = value.trim();
   });
   return { name: game ? game.name : name, values };
+}
+
+// A game whose one parameter is a text (leaves: the tree), not a number.
+function textParam(game) {
+  return game.params.length === 1 && typeof game.params[0].default === "string";
 }
 
 function drawParams(values = {}) {
@@ -117,13 +228,20 @@ function drawParams(values = {}) {
   if (!game.available) html("span", { class: "unavailable" }, holder, game.error);
   for (const param of game.params) {
     const label = html("label", {}, holder, `${param.name} `);
-    html("input", { type: "number", min: "1", name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
+    const text = typeof param.default === "string";
+    const attrs = text ? { type: "text", size: "24", spellcheck: "false" } : { type: "number", min: "1" };
+    html("input", { ...attrs, name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
   }
 }
 
 function chosenSpec() {
   const name = $("game").value;
   const game = page.games.find((g) => g.name === name);
+  if (game && textParam(game)) {
+    const input = $("params").querySelector("input.param");
+    const value = input ? input.value.trim() : "";
+    return value && value !== game.params[0].default ? `${name}:${value}` : name;
+  }
   const parts = [];
   for (const input of $("params").querySelectorAll("input.param")) {
     parts.push(`${input.dataset.param}=${input.value.trim()}`);
@@ -174,18 +292,30 @@ function drawCurrent() {
     hint: page.hint,
     onMove: playable ? (move) => play(move) : null,
     flipped: flipped(),
+    last: position.moves.length ? position.moves[position.moves.length - 1] : null,
+    lastByAi: page.lastAi !== null && position.moves[position.moves.length - 1] === page.lastAi,
   });
 }
 
+function key(moves) {
+  return moves.join(",");
+}
+
+// The end of the game in words: "You lost", "You drew", "You won", or who won.
 function gameOverText(position) {
-  if (isChess(position)) return `Game over. ${chessEnding(position)}`;
-  return `Game over: ${position.outcome}.`;
+  const you = page.human !== "both";
+  if (isChess(position) && !you) return `Game over. ${chessEnding(position)}`;
+  const ending = isChess(position) ? ` ${chessEnding(position)}` : "";
+  if (position.winner === null) return you ? `Game over: you drew.${ending}` : `Game over: a draw.${ending}`;
+  if (!you) return `Game over: ${sideName(position.winner, position)} won.${ending}`;
+  return position.winner === page.human ? `Game over: you won!${ending}` : `Game over: you lost.${ending}`;
 }
 
 async function play(move) {
   if (!page.position || page.preview) return;
+  page.arrival = false;
   page.moves = [...page.position.moves, move];
-  page.position = null; // no second click until the new position is drawn
+  page.lastAi = null;
   page.hint = false;
   await load(true);
 }
@@ -194,16 +324,13 @@ async function load(push = false) {
   const token = ++page.token;
   hideError();
   setStatus("…", "busy");
-  const moves = page.moves ? movesParam(page.moves) : page.movesText;
+  const moves = page.moves ? key(page.moves) : page.movesText;
   let position;
   try {
     position = await get("/api/position", { game: page.spec, fen: page.fen, moves });
   } catch (error) {
     if (token !== page.token) return;
-    page.position = null;
-    clear($("board"));
-    showError(error);
-    setStatus("This position cannot be shown: start a new game or fix the URL.", "bad");
+    await positionFailed(error, moves, push);
     return;
   }
   if (token !== page.token) return;
@@ -212,40 +339,103 @@ async function load(push = false) {
   page.report = null;
   writeUrl(push);
   clearAnalysis();
+  showRules(position);
   drawCurrent();
+  showMoveList();
+  $("ai-move").hidden = true;
+  const bad = page.badMove;
+  if (bad) {
+    page.badMove = null;
+    showError(new Error(`The link's move ${bad.index} (${JSON.stringify(bad.text)}) cannot be played: ${bad.message}. The game is shown up to move ${bad.index - 1}.`));
+  }
   if (position.over) {
     $("analysis-note").textContent = "the game is over";
     $("ai-note").textContent = page.aiNote || "";
     page.aiNote = "";
-    setStatus(gameOverText(position), position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss");
+    setStatus(...statusOf(position));
+    review(token);
     return;
   }
   if (aiToMove(position)) {
-    setStatus("The AI is thinking…", "busy");
-    try {
-      const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
-      if (token !== page.token) return;
-      if (isChess(position)) {
-        const report = reply.report;
-        const thought = report ? ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)` : "";
-        page.aiNote = `The AI played ${reply.label}${thought}${reply.note ? `: ${reply.note}` : ""}.`;
-      } else {
-        page.aiNote = reply.note ? `The AI played ${reply.move}: ${reply.note}.` : "";
-      }
-      page.moves = [...position.moves, reply.move];
-      await load(false);
-    } catch (error) {
-      if (token !== page.token) return;
-      showError(error);
-      setStatus("The AI could not move.", "bad");
+    if (page.arrival) {
+      // a shared link, a reload or the history: the AI waits until asked
+      setStatus(...statusOf(position));
+      $("ai-move").hidden = false;
+      await analyse(token);
+      review(token);
+      return;
     }
+    await aiMove(token, position);
     return;
   }
-  const check = isChess(position) && position.board.check ? " (check)" : "";
-  setStatus(page.human === "both" ? `${playerName(position.to_move, position)} to move${check}` : `Your move${check}`, "turn");
+  setStatus(...statusOf(position));
   $("ai-note").textContent = page.aiNote || "";
   page.aiNote = "";
   await analyse(token);
+  review(token);
+}
+
+// The position in the URL cannot be shown: keep the board, name what is wrong, and show the
+// game up to the move that cannot be played.
+async function positionFailed(error, moves, push) {
+  const body = error instanceof ApiError ? error.body : {};
+  if (error instanceof ApiError && error.status === 400 && body.parameter === "moves") {
+    const found = /\(move (\d+) of /.exec(error.message);
+    const tokens = splitMoves(moves);
+    if (found && Number(found[1]) >= 1 && Number(found[1]) <= tokens.length) {
+      const index = Number(found[1]);
+      const message = error.message.replace(/ \(move \d+ of .*\)$/, "");
+      page.badMove = { index, text: tokens[index - 1], message };
+      page.moves = tokens.slice(0, index - 1);
+      await load(push);
+      return;
+    }
+  }
+  showError(error, () => load(push));
+  if (page.position) {
+    const again = error instanceof ApiError && error.retryable;
+    setStatus(again ? "The board is as it was: try again (Retry)." : "The board is as it was: fix the choice above.", "bad");
+    return;
+  }
+  if (error instanceof ApiError && error.status === 400 && page.spec !== "tictactoe") {
+    // nothing to keep: show the default game's board beside the message
+    const message = error.message;
+    page.spec = "tictactoe";
+    page.fen = "";
+    page.moves = [];
+    showSetup();
+    await load(false);
+    showError(new Error(`${message}. Showing tic-tac-toe instead.`));
+    return;
+  }
+  setStatus("The position cannot be shown: fix the URL or start a new game.", "bad");
+}
+
+async function aiMove(token, position) {
+  setStatus(`The AI (${sideName(position.to_move, position)}) is thinking…`, "busy");
+  let reply;
+  try {
+    reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
+  } catch (error) {
+    if (token !== page.token) return;
+    showError(error, () => aiMove(page.token, position));
+    setStatus("The AI could not move: the board is as it was.", "bad");
+    $("ai-move").hidden = false;
+    return;
+  }
+  if (token !== page.token) return;
+  const label = reply.label || reply.move;
+  let said = `The AI played ${label}`;
+  if (reply.report) {
+    page.aiReports.set(key(position.moves), reply.report);
+    const report = reply.report;
+    if (isChess(position)) said += ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)`;
+    else said += ` (${report.score.text} for it)`;
+  }
+  page.aiNote = `${said}${reply.note ? `: ${reply.note}` : ""}.`;
+  page.lastAi = reply.move;
+  page.moves = [...position.moves, reply.move];
+  await load(false);
 }
 
 async function analyse(token) {
@@ -254,12 +444,15 @@ async function analyse(token) {
     const report = await get("/api/analyze", where(page.position.moves));
     if (token !== page.token) return;
     page.report = report;
+    page.reports.set(key(page.position.moves), report);
     showAnalysis(report);
     drawCurrent();
+    showMoveList();
   } catch (error) {
     if (token !== page.token) return;
     $("analysis-note").textContent = error.message;
     if (error.status === 504) await analyseWithin(token, 2);
+    else if (error instanceof ApiError && error.retryable) showError(error, () => analyse(page.token));
   }
 }
 
@@ -281,8 +474,9 @@ async function analyseWithin(token, seconds) {
 
 function undo() {
   if (!page.position || page.preview) return;
-  let moves = [...page.position.moves];
+  const moves = [...page.position.moves];
   if (!moves.length) return;
+  page.arrival = false;
   moves.pop();
   const now = page.position.moves.length;
   const other = page.position.to_move === "first" ? "second" : "first";
@@ -290,6 +484,7 @@ function undo() {
   // take back the AI's reply too, so that it is your turn again (alternating games)
   while (moves.length && page.human !== "both" && toMove(moves.length) !== page.human) moves.pop();
   page.moves = moves;
+  page.lastAi = null;
   load(true);
 }
 
@@ -300,8 +495,11 @@ function clearAnalysis() {
   clear(document.querySelector("#scores tbody"));
   clear($("pv"));
   clear($("figures"));
+  clear($("lines"));
+  $("lines").hidden = true;
   $("analysis-note").textContent = "";
   $("pv-play").disabled = true;
+  $("eval-bar").hidden = true;
 }
 
 function showAnalysis(report) {
@@ -326,8 +524,10 @@ function showAnalysis(report) {
   if (chess) {
     const within = report.complete ? "" : ` within ${report.seconds.toFixed(1)} s`;
     $("analysis-note").textContent = `${colourName(report.to_move)} to move: ${chessScore(report.score)} (${report.exact ? "exact" : `pawns, depth ${report.depth}${within}`})`;
+    showEvalBar(report);
+    showLines(report);
   } else {
-    $("analysis-note").textContent = `${report.to_move} player to move: ${report.score.text}`;
+    $("analysis-note").textContent = `${sideName(report.to_move)} to move: ${report.score.text}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
@@ -348,28 +548,165 @@ function showAnalysis(report) {
   add("algorithm", report.algorithm + kind + (report.complete ? "" : ", stopped by its time limit"));
 }
 
-// --- the principal variation, step by step -----------------------------------------------
+// Chess: the bar of the evaluation from White's side (a mate fills it), as lichess shows it.
+function showEvalBar(report) {
+  const score = report.score;
+  const white = report.to_move === "first" ? 1 : -1;
+  let share;
+  if (score.kind === "win") share = white > 0 ? 1 : 0;
+  else if (score.kind === "loss") share = white > 0 ? 0 : 1;
+  else if (score.kind === "draw") share = 0.5;
+  else share = 0.5 + 0.5 * Math.tanh((white * score.value) / 400);
+  $("eval-fill").style.height = `${(share * 100).toFixed(1)}%`;
+  const shown = score.kind === "heuristic" ? chessScore({ ...score, value: white * score.value }) : chessScore(score);
+  $("eval-text").textContent = shown;
+  $("eval-bar").title = `the evaluation, White's share of the bar: ${shown}${score.kind === "heuristic" ? " (White's view, in pawns)" : ` for ${colourName(report.to_move)}`}`;
+  $("eval-bar").hidden = false;
+}
+
+// Chess: the three best moves and their scores (the analysis' line for the best).
+function showLines(report) {
+  const list = $("lines");
+  clear(list);
+  const labels = report.labels || {};
+  const ranked = [...report.moves].sort((a, b) => b.value - a.value).slice(0, 3);
+  ranked.forEach((entry, index) => {
+    const item = html("li", { class: "line", "data-move": entry.move }, list);
+    html("b", { class: `score-text ${entry.kind}` }, item, chessScore(entry));
+    const line = index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
+    item.append(` ${line}`);
+  });
+  list.hidden = !ranked.length;
+}
+
+// --- the game's moves, each with what it changed ------------------------------------------------
+
+const RANK = { win: 2, draw: 1, loss: 0 };
+
+// What the move ``index`` of the game did, from its mover's view: the value it kept (its score in
+// the analysis of the position it was played in) beside the best there was.
+function moveValue(index) {
+  const before = page.position.moves.slice(0, index);
+  const move = page.position.moves[index];
+  const report = page.reports.get(key(before));
+  if (report) {
+    const entry = report.moves.find((m) => m.move === move);
+    if (entry) return { entry, best: report.score, exact: report.exact };
+  }
+  const ai = page.aiReports.get(key(before));
+  if (ai) return { entry: { ...ai.score, move }, best: ai.score, exact: ai.exact };
+  return null;
+}
+
+function valueText(score) {
+  return isChess() ? chessScore(score) : score.text;
+}
+
+// A move that made the result worse for its mover (a win or draw thrown away).
+function turned(found) {
+  if (!found || !found.exact) return false;
+  const had = RANK[found.best.kind];
+  const kept = RANK[found.entry.kind];
+  return had !== undefined && kept !== undefined && kept < had;
+}
+
+function showMoveList() {
+  const list = $("move-list");
+  clear(list);
+  const position = page.position;
+  if (!position) return;
+  const labels = position.labels || position.moves;
+  let lastTurn = -1;
+  position.moves.forEach((move, index) => {
+    const found = moveValue(index);
+    if (turned(found)) lastTurn = index;
+  });
+  position.moves.forEach((move, index) => {
+    const mover = index % 2 === 0 ? firstMover(position) : otherOf(firstMover(position));
+    const item = html("li", { "data-ply": String(index + 1) }, list);
+    const button = html("button", { type: "button", class: "move-item", title: "see the position after this move" }, item);
+    html("span", { class: "who" }, button, sideName(mover, position));
+    html("b", {}, button, ` ${labels[index]}`);
+    const found = moveValue(index);
+    if (found) {
+      const same = found.entry.value === found.best.value;
+      const span = html("span", { class: `delta score-text ${found.entry.kind}` }, button, ` ${valueText(found.entry)}`);
+      if (!same) span.append(html("small", {}, null, ` (best: ${valueText(found.best)})`));
+      if (turned(found)) {
+        item.classList.add("mistake");
+        if (index === lastTurn && position.over) item.classList.add("turning");
+        const turning = index === lastTurn && position.over;
+        span.append(html("small", {}, null, turning ? " ✗ turned the game" : " ✗ a mistake"));
+      }
+    } else {
+      html("span", { class: "delta muted" }, button, " ·");
+    }
+    button.addEventListener("click", () => viewMove(index + 1));
+  });
+  if (position.over && lastTurn >= 0 && page.human !== "both") {
+    const found = moveValue(lastTurn);
+    const who = (lastTurn % 2 === 0 ? firstMover(position) : otherOf(firstMover(position))) === page.human ? "your" : "the AI's";
+    $("ai-note").textContent = `${page.aiNote || ""} The game turned on ${who} move ${lastTurn + 1} (${labels[lastTurn]}): it gave ${valueText(found.entry)} where ${valueText(found.best)} was possible.`.trim();
+  }
+}
+
+function firstMover(position) {
+  // the side to move now, counted back over the moves played (turns alternate)
+  return position.moves.length % 2 === 0 ? position.to_move : otherOf(position.to_move);
+}
+
+function otherOf(player) {
+  return player === "first" ? "second" : "first";
+}
+
+// Fills in, one position at a time, the analyses the move list still lacks (games that are
+// quick to analyse; chess keeps the values the game's own searches gave).
+async function review(token) {
+  if (!page.position || isChess()) return;
+  for (let index = 0; index < page.position.moves.length; index++) {
+    if (token !== page.token) return;
+    const before = page.position.moves.slice(0, index);
+    if (page.reports.has(key(before))) continue;
+    try {
+      const report = await get("/api/analyze", { ...where(before), timeout: 3 });
+      if (token !== page.token) return;
+      page.reports.set(key(before), report);
+      showMoveList();
+    } catch {
+      return; // too slow or the server is gone: the list keeps its dots
+    }
+  }
+}
+
+// --- lines on the board, step by step: the principal variation or the game's moves -------------
 
 async function showPreview() {
-  const { line, labels, step } = page.preview;
+  const { line, labels, step, base, what } = page.preview;
   $("preview").hidden = false;
+  $("preview-what").textContent = what;
   $("pv-step").textContent = String(step);
   $("pv-length").textContent = String(line.length);
   try {
-    const position = await get("/api/position", where([...page.position.moves, ...line.slice(0, step)]));
-    drawBoard($("board"), position, { scores: null, hint: false, onMove: null, flipped: flipped() });
-    setStatus(step ? `After ${labels.slice(0, step).join(" ")}` : "The game position", "busy");
+    const position = await get("/api/position", where([...base, ...line.slice(0, step)]));
+    drawBoard($("board"), position, { scores: null, hint: false, onMove: null, flipped: flipped(), last: step ? line[step - 1] : null });
+    setStatus(step ? `After ${labels.slice(0, step).join(" ")}` : base.length ? "The game position" : "The start", "busy");
   } catch (error) {
-    showError(error);
+    showError(error, showPreview);
   }
 }
 
 function stepPreview(step) {
   if (!page.preview) {
     if (!page.report || !page.report.pv.length) return;
-    page.preview = { line: page.report.pv, labels: page.report.pv_labels || page.report.pv, step: 0 };
+    page.preview = { line: page.report.pv, labels: page.report.pv_labels || page.report.pv, step: 0, base: page.position.moves, what: "Principal variation" };
   }
   page.preview.step = Math.max(0, Math.min(page.preview.line.length, step));
+  showPreview();
+}
+
+function viewMove(ply) {
+  if (!page.position) return;
+  page.preview = { line: page.position.moves, labels: page.position.labels || page.position.moves, step: ply, base: [], what: "The game's moves" };
   showPreview();
 }
 
@@ -377,63 +714,30 @@ function closePreview() {
   page.preview = null;
   $("preview").hidden = true;
   drawCurrent();
-  if (page.position && !page.position.over) setStatus(aiToMove(page.position) ? "The AI is thinking…" : "Your move", "turn");
-  else if (page.position) setStatus(gameOverText(page.position), "draw");
+  if (page.position) setStatus(...statusOf(page.position));
+}
+
+// The status line of the game's position: its end, whose turn it is.
+function statusOf(position) {
+  if (position.over) {
+    const kind = position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss";
+    return [gameOverText(position), kind];
+  }
+  if (aiToMove(position)) {
+    return page.arrival ? [`It is the AI's turn (${sideName(position.to_move, position)}): press "Let the AI move".`, "turn"] : [`The AI (${sideName(position.to_move, position)}) is thinking…`, "busy"];
+  }
+  const check = isChess(position) && position.board.check ? " (check)" : "";
+  const side = sideLong(position.to_move, position);
+  const mover = page.human === "both" ? `${side[0].toUpperCase()}${side.slice(1)} to move` : `Your move, ${sideName(page.human, position)}`;
+  return [`${mover}${check}`, "turn"];
 }
 
 // --- the tree and parallel views ------------------------------------------------------------
 
 function viewedMoves() {
   const line = page.preview ? page.preview.line.slice(0, page.preview.step) : [];
-  return where([...(page.position ? page.position.moves : []), ...line]);
-}
-
-async function showTree(event) {
-  event.preventDefault();
-  $("tree-summary").textContent = "searching…";
-  try {
-    const data = await get("/api/tree", {
-      ...viewedMoves(), depth: $("tree-depth").value,
-      algorithm: $("tree-algorithm").value, hints: $("tree-hints").checked ? "1" : "",
-      max_nodes: $("tree-max").value,
-    });
-    const tree = data.tree;
-    $("tree-summary").textContent = `${tree.algorithm} to depth ${tree.depth}${tree.hints ? " with move hints" : ""}: ${tree.nodes} nodes searched, ${tree.pruned} pruned, ${tree.cutoffs} cut-offs; value ${tree.score} for the side to move`;
-    $("tree-summary").dataset.nodes = String(tree.nodes);
-    drawTree($("tree"), tree);
-    const body = document.querySelector("#counts tbody");
-    clear(body);
-    for (const row of data.counts) {
-      const tr = html("tr", {}, body);
-      html("td", {}, tr, row.algorithm);
-      html("td", { class: "number" }, tr, row.nodes === null ? row.note : row.nodes.toLocaleString("en"));
-      html("td", { class: "number" }, tr, row.cutoffs === undefined ? "" : row.cutoffs.toLocaleString("en"));
-      html("td", { class: "number" }, tr, row.table_hits === undefined ? "" : row.table_hits.toLocaleString("en"));
-      html("td", {}, tr, row.score || "");
-    }
-    $("counts").hidden = false;
-  } catch (error) {
-    $("tree-summary").textContent = error.message;
-    clear($("tree"));
-  }
-}
-
-async function showParallel(event) {
-  event.preventDefault();
-  $("parallel-summary").textContent = "searching…";
-  try {
-    const data = await get("/api/parallel", {
-      ...viewedMoves(), depth: $("parallel-depth").value, workers: $("parallel-workers").value,
-    });
-    const report = data.report;
-    const best = report.best_moves.map((m) => (report.labels && report.labels[m]) || m).join(" ");
-    const value = isChess() ? chessScore(report.score) : report.score.text;
-    $("parallel-summary").textContent = `${data.workers} workers, ${data.tasks.length} tasks, ${report.nodes.toLocaleString("en")} nodes in ${(data.elapsed * 1000).toFixed(0)} ms, depth ${report.depth}${report.complete ? "" : " (stopped by its time limit)"}; value ${value}, best ${best}`;
-    drawTimeline($("timeline"), data);
-  } catch (error) {
-    $("parallel-summary").textContent = error.message;
-    clear($("timeline"));
-  }
+  const base = page.preview ? page.preview.base : page.position ? page.position.moves : [];
+  return where([...base, ...line]);
 }
 
 // --- wiring ---------------------------------------------------------------------------------
@@ -456,12 +760,19 @@ function wireSetup() {
     page.flipped = false;
     page.moves = [];
     page.preview = null;
+    page.arrival = false;
+    page.lastAi = null;
+    page.reports.clear();
+    page.aiReports.clear();
     $("preview").hidden = true;
     load(true);
   });
   window.addEventListener("popstate", () => {
     readUrl();
     page.moves = null;
+    page.arrival = true;
+    page.preview = null;
+    $("preview").hidden = true;
     showSetup();
     load(false);
   });
@@ -469,6 +780,12 @@ function wireSetup() {
 
 function wirePlay() {
   $("undo").addEventListener("click", undo);
+  $("ai-move").addEventListener("click", () => {
+    page.arrival = false;
+    $("ai-move").hidden = true;
+    hideError();
+    if (page.position && !page.position.over && aiToMove(page.position)) aiMove(page.token, page.position);
+  });
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
     if (!page.preview) drawCurrent();
@@ -488,10 +805,12 @@ function wirePlay() {
 }
 
 function wireViews() {
-  $("tree-form").addEventListener("submit", showTree);
-  $("tree-expand").addEventListener("click", () => setAll($("tree"), true));
-  $("tree-collapse").addEventListener("click", () => setAll($("tree"), false));
-  $("parallel-form").addEventListener("submit", showParallel);
+  const tree = new TreeView({ where: viewedMoves, game: () => page.spec, showError });
+  tree.wire();
+  $("parallel-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    showParallel(viewedMoves(), { chess: isChess(), showError });
+  });
   for (const tab of document.querySelectorAll(".tabs button")) {
     tab.addEventListener("click", () => {
       for (const other of document.querySelectorAll(".tabs button")) {
@@ -513,7 +832,8 @@ async function start() {
       option.dataset.board = game.board;
     }
   } catch (error) {
-    showError(error);
+    showError(error, () => window.location.reload());
+    setStatus("The page cannot start without the server.", "bad");
     return;
   }
   showSetup();

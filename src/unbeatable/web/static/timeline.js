@@ -1,55 +1,77 @@
-// The parallel view: one row per worker, one bar per task, from the searcher's task log
-// (sent: when the manager sent it; round_trip: until its result came back; seconds: the
-// worker's own time on it).
+// The parallel view: the server's pictures of one parallel search (its timeline and its split
+// tree, unbeatable.drawing.timeline_svg and split_svg, the notebook's too), what they show in
+// words (unbeatable.timeline), and the task log as a table in the tasks' colours.
 
-import { clear, html, svg } from "./svg.js";
+import { get } from "./api.js";
+import { chessScore } from "./chess.js";
+import { clear, html } from "./svg.js";
 
-export function drawTimeline(container, data) {
+const $ = (id) => document.getElementById(id);
+
+// Tableau 10, as unbeatable.drawing.hue: a task's colour.
+const HUES = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+
+function picture(container, text) {
   clear(container);
-  const tasks = data.tasks.filter((t) => t.sent !== null);
-  const workers = Math.max(1, ...data.tasks.map((t) => t.worker + 1));
-  const end = Math.max(0.001, ...tasks.map((t) => t.sent + (t.round_trip ?? t.seconds ?? 0)));
-  const width = 900;
-  const left = 90;
-  const row = 34;
-  const height = workers * row + 40;
-  const scale = (width - left - 10) / end;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "timeline-chart" }, container);
-  for (let w = 0; w < workers; w++) {
-    const label = svg("text", { x: 4, y: w * row + 22, class: "lane-label" }, root);
-    label.textContent = `worker ${w + 1}`;
-    svg("line", { x1: left, x2: width - 10, y1: w * row + row, y2: w * row + row, class: "lane" }, root);
+  const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = document.adoptNode(parsed.documentElement);
+  const width = svg.getAttribute("width");
+  svg.style.maxWidth = `${width}px`;
+  svg.removeAttribute("height");
+  svg.setAttribute("width", "100%");
+  container.appendChild(svg);
+}
+
+export async function showParallel(where, options) {
+  $("parallel-summary").textContent = "searching in parallel, then serially for the speed-up…";
+  clear($("parallel-explain"));
+  let data;
+  try {
+    data = await get("/api/parallel", { ...where, depth: $("parallel-depth").value, workers: $("parallel-workers").value });
+  } catch (error) {
+    $("parallel-summary").textContent = error.message;
+    if (error.retryable) options.showError(error, () => showParallel(where, options));
+    return;
   }
-  const ticks = 5;
-  for (let i = 0; i <= ticks; i++) {
-    const t = (end * i) / ticks;
-    const x = left + t * scale;
-    svg("line", { x1: x, x2: x, y1: 0, y2: workers * row + 4, class: "tick" }, root);
-    const text = svg("text", { x, y: workers * row + 20, class: "tick-label" }, root);
-    text.textContent = `${(t * 1000).toFixed(t < 0.01 ? 1 : 0)} ms`;
-  }
-  tasks.forEach((task, index) => {
-    const y = task.worker * row + 6;
-    const trip = task.round_trip ?? task.seconds ?? 0;
-    const group = svg("g", { class: "task", "data-task": String(index) }, root);
-    svg("rect", { x: left + task.sent * scale, y, width: Math.max(1, trip * scale), height: row - 12, class: `trip hue-${index % 6}` }, group);
-    if (task.seconds !== null) {
-      svg("rect", { x: left + task.sent * scale, y: y + row - 18, width: Math.max(1, task.seconds * scale), height: 5, class: "busy" }, group);
-    }
-    const title = svg("title", {}, group);
-    const moves = task.moves.length ? task.moves.join(" ") : "(the root)";
-    title.textContent = `${moves}: ${task.nodes} nodes, ${(task.seconds * 1000).toFixed(1)} ms in the worker, sent at ${(task.sent * 1000).toFixed(1)} ms`;
-  });
-  const table = html("table", { class: "tasks" }, container);
+  const report = data.report;
+  const best = report.best_moves.map((m) => (report.labels && report.labels[m]) || m).join(" ");
+  const value = options.chess ? chessScore(report.score) : report.score.text;
+  const speed = data.speedup === null ? "" : `; speed-up ${data.speedup.toFixed(2)}x over the serial search`;
+  $("parallel-summary").textContent = `Depth ${report.depth}${report.complete ? "" : " (stopped by its time limit)"}: value ${value}, best ${best}${speed}.`;
+  $("parallel-summary").dataset.speedup = data.speedup === null ? "" : String(data.speedup);
+  const explain = $("parallel-explain");
+  for (const sentence of data.explain) html("p", {}, explain, sentence);
+  picture($("timeline"), data.timeline_svg);
+  const split = $("split-tree");
+  clear(split);
+  html("h3", {}, split, "The split tree: the nodes the manager split (grey) and each task, in its colour");
+  const holder = html("div", { class: "split-picture" }, split);
+  picture(holder, data.split_svg);
+  tasksTable(data);
+}
+
+function tasksTable(data) {
+  const holder = $("parallel-tasks");
+  clear(holder);
+  const table = html("table", { class: "tasks" }, holder);
   const head = html("tr", {}, html("thead", {}, table));
-  for (const name of ["worker", "moves to the task", "sent (ms)", "worker time (ms)", "nodes"]) html("th", {}, head, name);
+  for (const name of ["task", "worker", "moves to the task", "sent (ms)", "round trip (ms)", "in the worker (ms)", "nodes", "waited for"]) html("th", {}, head, name);
   const body = html("tbody", {}, table);
-  for (const task of data.tasks) {
-    const tr = html("tr", {}, body);
+  const shown = [...data.tasks].sort((a, b) => (a.sent ?? Infinity) - (b.sent ?? Infinity));
+  for (const task of shown) {
+    const tr = html("tr", { class: task.index === null ? "presearch" : "" }, body);
+    const cell = html("td", {}, tr);
+    if (task.index === null) cell.textContent = "presearch";
+    else {
+      html("span", { class: "swatch" }, cell).style.backgroundColor = HUES[task.index % HUES.length];
+      cell.append(` ${task.index + 1}`);
+    }
     html("td", {}, tr, String(task.worker + 1));
     html("td", {}, tr, task.moves.join(" ") || "(root)");
-    html("td", {}, tr, task.sent === null ? "" : (task.sent * 1000).toFixed(1));
-    html("td", {}, tr, task.seconds === null ? "" : (task.seconds * 1000).toFixed(1));
-    html("td", {}, tr, String(task.nodes));
+    html("td", { class: "number" }, tr, task.sent === null ? "" : (task.sent * 1000).toFixed(1));
+    html("td", { class: "number" }, tr, task.round_trip === null ? "" : (task.round_trip * 1000).toFixed(1));
+    html("td", { class: "number" }, tr, task.seconds === null ? "" : (task.seconds * 1000).toFixed(1));
+    html("td", { class: "number" }, tr, task.nodes.toLocaleString("en"));
+    html("td", {}, tr, task.waited_for ? `◆ ${task.waited_for.join(" ")}` : "");
   }
 }
