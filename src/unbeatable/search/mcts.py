@@ -186,8 +186,10 @@ class MCTS:
 
     # --- one simulation -----------------------------------------------------------------
 
-    def simulate(self) -> None:
-        """Walk down by UCB1, add a child, value it, and back the reward up."""
+    def simulate(self) -> tuple[list[TreeNode], float]:
+        """Walk down by UCB1, add a child, value it, and back the reward up. The nodes walked
+        (the root first, the new child last when one was added) and the reward the leaf got,
+        to its own side to move (for pictures of the search: :mod:`unbeatable.growth`)."""
         node = self.root
         path = [node]
         while node.untried is not None and not node.untried and node.children:
@@ -207,7 +209,7 @@ class MCTS:
                 self.size += 1
                 node = child
                 path.append(node)
-        reward = self._value(node)  # to the side to move at ``node``
+        reward = leaf_reward = self._value(node)  # to the side to move at ``node``
         self.counters.nodes += 1
         self.counters.seldepth = max(self.counters.seldepth, len(path) - 1)
         changed = node.proven()
@@ -220,6 +222,7 @@ class MCTS:
             if changed:
                 changed = self._bound(parent)
         self.root.visits += 1
+        return path, leaf_reward
 
     def _select(self, node: TreeNode) -> TreeNode:
         """The child with the best UCB1 value among those that can still raise ``node``'s

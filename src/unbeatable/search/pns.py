@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, replace
 
 from ..game import Move, State
@@ -107,6 +107,16 @@ class DFPN:
         self.counters = _Counters()
         self._next_look = 0
         self._game: tuple[type, object] | None = None
+        #: Told every step when set (for pictures of the search, :mod:`unbeatable.growth`):
+        #: ``observer(kind, path, numbers)`` with ``kind`` one of ``expand`` (``numbers``: the
+        #: node's thresholds, then each child's move and its numbers seen from the node),
+        #: ``descend`` (the move to the most-proving child, that child's thresholds seen from
+        #: the node, and the node's numbers now) and ``leave`` (the node's proof and disproof
+        #: numbers going back up, and why: ``threshold``, ``proved`` or ``wins at once``);
+        #: ``path`` the moves from the root; numbers are each node's own, for its side to
+        #: move's question.
+        self.observer: Callable[[str, tuple[Move, ...], tuple[object, ...]], None] | None = None
+        self._path: list[Move] = []
 
     # --- the questions ------------------------------------------------------------------
 
@@ -120,6 +130,7 @@ class DFPN:
         if game != self._game:  # keys need not tell games apart
             self.table.clear()
             self._game = game
+        self._path = []
         try:
             proof, disproof = self._mid(state, question, INFINITE, INFINITE, 0)
         except _Stopped:
@@ -247,14 +258,16 @@ class DFPN:
             self.counters.seldepth = depth
         before = self.counters.nodes
         mover = state.to_move
+        observer = self.observer
         if self.options.hints and state.winning_move() is not None:
-            return self._store(key, 0, INFINITE, 1)
+            return self._store(key, 0, INFINITE, 1, "wins at once")
         # each child: its state, its question, whether the side to move changes there, and
         # its numbers seen from here (proof and disproof of this node's question)
         children: list[tuple[State, int, bool]] = []
         proofs: list[int] = []
         disproofs: list[int] = []
-        for move in self._moves(state):
+        moves = self._moves(state)
+        for move in moves:
             child = state.play(move)
             flips = child.to_move != mover
             child_question = (1 - question if flips else question) if child.has_draws else WINS
@@ -267,7 +280,9 @@ class DFPN:
             proofs.append(proof)
             disproofs.append(disproof)
             if proof == 0:  # this move settles it: no need to look at the others
-                return self._store(key, 0, INFINITE, self.counters.nodes - before)
+                break
+        if observer is not None:
+            self._expanded(moves, proofs, disproofs, proof_limit, disproof_limit)
         while True:
             proof = min(proofs)
             disproof = min(sum(disproofs), INFINITE)
@@ -280,6 +295,12 @@ class DFPN:
                 INFINITE, disproof_limit - disproof + disproofs[best]
             )
             child, child_question, flips = children[best]
+            if observer is not None:
+                observer(
+                    "descend", tuple(self._path),
+                    (moves[best], child_proof_limit, child_disproof_limit, proof, disproof),
+                )
+                self._path.append(moves[best])
             if flips:
                 got = self._mid(
                     child, child_question, child_disproof_limit, child_proof_limit, depth + 1
@@ -290,6 +311,19 @@ class DFPN:
                     child, child_question, child_proof_limit, child_disproof_limit, depth + 1
                 )
                 proofs[best], disproofs[best] = got
+            if observer is not None:
+                self._path.pop()
+
+    def _expanded(
+        self, moves: list[Move], proofs: list[int], disproofs: list[int], proof_limit: int,
+        disproof_limit: int,
+    ) -> None:
+        """Tell the observer a node's children (their numbers seen from the node)."""
+        assert self.observer is not None
+        listed = tuple(zip(moves, proofs, disproofs, strict=False))
+        self.observer(
+            "expand", tuple(self._path), (proof_limit, disproof_limit, *listed)
+        )
 
     def _moves(self, state: State) -> list[Move]:
         if self.options.order is not None:
@@ -298,9 +332,12 @@ class DFPN:
             return list(state.ordered_moves())
         return list(state.legal_moves())
 
-    def _store(self, key: tuple[Hashable, int], proof: int, disproof: int, work: int) -> tuple[
-        int, int
-    ]:
+    def _store(
+        self, key: tuple[Hashable, int], proof: int, disproof: int, work: int, why: str = ""
+    ) -> tuple[int, int]:
+        if self.observer is not None:
+            why = why or ("proved" if proof == 0 or disproof == 0 else "threshold")
+            self.observer("leave", tuple(self._path), (proof, disproof, why))
         table = self.table
         if len(table) >= self.capacity and key not in table:
             self._collect()

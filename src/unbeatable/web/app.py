@@ -27,6 +27,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, registered
+from ..growth import GROWTH_ALGORITHMS
 from ..messages import cut
 from ..search import policy
 from ..steps import VIEWS
@@ -55,6 +56,10 @@ log = logging.getLogger("unbeatable.web")
 
 #: Seconds a client is told to wait after a 503.
 RETRY_AFTER = 2
+
+#: The most steps the tree view grows a Monte Carlo or proof-number search (simulations, or
+#: positions expanded).
+MAX_BUDGET = 1000
 
 #: Finished analyses kept to answer the same question again at once.
 CACHE_SIZE = 1024
@@ -222,7 +227,15 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        algorithm = algorithm_of(query, TREE_ALGORITHMS + GROWTH_ALGORITHMS) or "alphabeta"
+        budget = optional_int(query, "budget", 1, MAX_BUDGET) or 30
+        if algorithm in GROWTH_ALGORITHMS and flag_of(query, "textbook") and not flag_of(
+            query, "quiz"
+        ):
+            raise BadInput(
+                f"textbook is alpha-beta's: {algorithm} has no textbook form here", "textbook",
+                query.get("textbook", ""),
+            )
         hints = flag_of(query, "hints")
         textbook = flag_of(query, "textbook")
         if hints and textbook:
@@ -253,6 +266,7 @@ class Api:
             view=view,
             boards=boards,
             quiz=flag_of(query, "quiz"),
+            budget=budget,
         )
         return await self.search(job, timeout)
 
