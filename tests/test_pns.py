@@ -318,3 +318,20 @@ def test_analyze_json_reports_the_algorithm_that_answered() -> None:
     text = io.StringIO()
     assert cli.main(["analyze", "hex:3", "a1", "--algorithm", "pns"], stdout=text) == 0
     assert "proof" in text.getvalue() and "pns" in text.getvalue()
+
+
+def test_a_search_cut_short_plays_its_most_promising_move() -> None:
+    """Stopped before anything is proven, df-pn plays the move nearest to a proof (the least
+    proof number the table holds, never a disproved move), not the first legal move."""
+    from unbeatable.search import Limits, search
+
+    state = get_game("hex:7").parse_position("d4")
+    result = search(state, Limits(nodes=300), algorithm="pns")
+    assert not result.complete
+    stats = result.move_stats
+    assert stats is not None
+    proofs = {m: s.proof for m, s in stats.items() if s.proof is not None and s.disproof != 0}
+    assert proofs, "the table holds numbers for some moves"
+    assert result.move in proofs
+    assert proofs[result.move] == min(proofs.values())
+    assert result.move != next(iter(state.legal_moves())) or min(proofs.values()) == 1

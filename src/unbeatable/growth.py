@@ -305,7 +305,8 @@ def pns_growth(
         if build.full():
             raise Full
         ident = build.node(path)
-        name = " ".join(build.nodes[ident].path) or "the root"
+        moves_text = " ".join(build.nodes[ident].path)
+        name = f"the node {moves_text}" if moves_text else "the root"
         kind_name = "an AND node" if flipped(ident) else "an OR node"
         if kind == "expand":
             proof_limit, disproof_limit, *listed = numbers
@@ -359,6 +360,8 @@ def pns_growth(
                 "threshold": "a number reached its threshold: back up to the parent",
                 "proved": "settled",
                 "wins at once": "the side to move wins at once",
+                "table": "the table already holds numbers that reach a threshold (a "
+                "position met before, by another order of moves, or on an earlier visit)",
             }[why]
             text = f"Back up from {name} with {step_label[1]} (proof/disproof): {reason}."
             build.add(GrowthStep(kind, ident, (step_label,), text, ("", "", step_label[1])))

@@ -112,7 +112,8 @@ class DFPN:
         #: node's thresholds, then each child's move and its numbers seen from the node),
         #: ``descend`` (the move to the most-proving child, that child's thresholds seen from
         #: the node, and the node's numbers now) and ``leave`` (the node's proof and disproof
-        #: numbers going back up, and why: ``threshold``, ``proved`` or ``wins at once``);
+        #: numbers going back up, and why: ``threshold``, ``proved``, ``wins at once`` or
+        #: ``table``: its numbers in the table already reach a threshold);
         #: ``path`` the moves from the root; numbers are each node's own, for its side to
         #: move's question.
         self.observer: Callable[[str, tuple[Move, ...], tuple[object, ...]], None] | None = None
@@ -252,7 +253,7 @@ class DFPN:
         if entry is not None:
             self.counters.hits += 1
             if entry[0] >= proof_limit or entry[1] >= disproof_limit:
-                return entry[0], entry[1]
+                return self._known(entry)
         self._look()
         if depth > self.counters.seldepth:
             self.counters.seldepth = depth
@@ -313,6 +314,12 @@ class DFPN:
                 proofs[best], disproofs[best] = got
             if observer is not None:
                 self._path.pop()
+
+    def _known(self, entry: list[int]) -> tuple[int, int]:
+        """A table entry's numbers, already at a threshold: back up with them."""
+        if self.observer is not None:
+            self.observer("leave", tuple(self._path), (entry[0], entry[1], "table"))
+        return entry[0], entry[1]
 
     def _expanded(
         self, moves: list[Move], proofs: list[int], disproofs: list[int], proof_limit: int,
@@ -461,11 +468,14 @@ def _answer(
     if not classes or (analyze and len(classes) < len(legal)):
         # cut short: what is known so far, as an incomplete result
         known = [m for m in legal if m in classes]
-        move = max(known, key=lambda m: classes[m]) if known else legal[0]
+        stats = _stats(search, state, legal)
+        move = (
+            max(known, key=lambda m: classes[m]) if known else _most_promising(search, state, stats)
+        )
         result = build_result(
             state, counters, "pns", start, (move,), (move,), Score(0, False), None, 0, None,
         )
-        return replace(result, complete=False, move_stats=_stats(search, state, legal))
+        return replace(result, complete=False, move_stats=stats)
     top = max(classes.values())
     best = tuple(m for m in legal if classes.get(m) == top)
     score, score_bounds = _score(*position_bounds(state, top))
@@ -485,6 +495,20 @@ def _answer(
         result, score_bounds=score_bounds, move_bounds=bounds or None,
         move_stats=_stats(search, state, legal),
     )
+
+
+def _most_promising(search: DFPN, state: State, stats: dict[Move, MoveStats]) -> Move:
+    """The move a search cut short before proving anything plays: of the moves not disproved,
+    the one with the least proof number the table holds (the nearest to a proof; a move never
+    looked at counts as the farthest), the game's move order breaking ties."""
+    order = search._moves(state)
+    open_moves = [m for m in order if stats[m].disproof != 0] or order
+
+    def proof(move: Move) -> int:
+        number = stats[move].proof
+        return INFINITE if number is None else number
+
+    return min(open_moves, key=proof)
 
 
 def _keeps(search: DFPN, state: State, move: Move, value_class: int) -> bool | None:

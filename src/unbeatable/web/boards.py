@@ -97,6 +97,8 @@ def describe_position(where: Position) -> dict[str, Any]:
         "legal": [state.move_text(m) for m in legal],
         "legal_labels": [state.move_label(m) for m in legal],
         "picture": game.picture(state),
+        # a game too large to solve (this size of it): how long the AI thinks a move
+        "move_time": state.thinking_time("move"),
     }
     if isinstance(game, MNK) and isinstance(state, MNKState):
         data["board"] = _grid(game, state)

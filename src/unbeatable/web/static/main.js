@@ -179,7 +179,7 @@ function rulesText(position) {
 function roleText(position) {
   if (page.human === "both") return "You play both sides.";
   const other = page.human === "first" ? "second" : "first";
-  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : "perfect play") : page.opponent;
+  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : "perfect play") : page.opponent;
   return `You play ${sideLong(page.human, position)}; the AI plays ${sideName(other, position)} (${opponent}).`;
 }
 
@@ -254,8 +254,10 @@ function showSetup() {
   const { name, values } = specParts(page.spec);
   if (page.games.some((g) => g.name === name)) $("game").value = name;
   drawParams(values);
-  const [kind, arg] = page.opponent.split(":");
-  $("opponent-kind").value = ["perfect", "depth", "time", "random"].includes(kind) ? kind : "perfect";
+  const [spec, option] = page.opponent.split(",");
+  let [kind, arg] = spec.split(":");
+  if (kind === "time" && option === "algorithm=pns") kind = "pns"; // df-pn for T seconds
+  $("opponent-kind").value = ["perfect", "depth", "time", "random", "mcts", "pns"].includes(kind) ? kind : "perfect";
   $("opponent-arg").hidden = !arg;
   if (arg) $("opponent-arg").value = arg;
   $("human").value = page.human;
@@ -263,7 +265,9 @@ function showSetup() {
 
 function chosenOpponent() {
   const kind = $("opponent-kind").value;
-  if (kind === "depth" || kind === "time") return `${kind}:${$("opponent-arg").value.trim()}`;
+  const arg = $("opponent-arg").value.trim();
+  if (kind === "depth" || kind === "time" || kind === "mcts") return `${kind}:${arg}`;
+  if (kind === "pns") return `time:${arg},algorithm=pns`;
   return kind;
 }
 
@@ -748,8 +752,8 @@ function wireSetup() {
   });
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
-    $("opponent-arg").hidden = !(kind === "depth" || kind === "time");
-    $("opponent-arg").value = kind === "time" ? "1" : "3";
+    $("opponent-arg").hidden = !["depth", "time", "mcts", "pns"].includes(kind);
+    $("opponent-arg").value = kind === "depth" ? "3" : "1";
   });
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
