@@ -224,3 +224,37 @@ def test_the_tree_is_data() -> None:
     steps = grow(state, [1, 10, 100], max_depth=1)
     assert [step["visits"] for step in steps] == [1, 10, 100]
     assert len(steps[0]["children"]) == 1 and len(steps[2]["children"]) == 7
+
+
+CTRL_C_SCRIPT = """
+import os, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignored SIGINT
+from unbeatable import cli
+threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+code = cli.main(["analyze", "hex:7", "d4", "--algorithm", sys.argv[1], "--time", "120"])
+print("exit", code, time.perf_counter() - start)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm", ["mcts", "pns"])
+def test_ctrl_c_stops_mcts_and_pns_with_what_they_know(algorithm: str) -> None:
+    """Ctrl-C in the middle of a two-minute analysis: it stops at once (well before its time
+    limit), shows the move it would play and says it was interrupted."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_SCRIPT, algorithm],
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    *shown, last = run.stdout.strip().splitlines()
+    word, code, seconds = last.split()
+    assert (word, code) == ("exit", "130"), run.stdout + run.stderr
+    assert float(seconds) < 60  # not its 120 s: no tight timing on a shared machine
+    text = "\n".join(shown)
+    assert "interrupted" in text and f"{algorithm}, heuristic" in text
+    assert "Traceback" not in run.stderr

@@ -443,7 +443,7 @@ def run(
     try:
         yield _answer(search, state, analyze, options, start)
     except KeyboardInterrupt:
-        raise SearchInterrupted(None) from None
+        raise SearchInterrupted(_cut_short(search, state, start)) from None
 
 
 def _answer(
@@ -495,6 +495,18 @@ def _answer(
         result, score_bounds=score_bounds, move_bounds=bounds or None,
         move_stats=_stats(search, state, legal),
     )
+
+
+def _cut_short(search: DFPN, state: State, start: float) -> SearchResult:
+    """What a search interrupted (Ctrl-C) knows: its most promising move, each move's numbers,
+    as an incomplete result (nothing proven is claimed)."""
+    legal = list(state.legal_moves())
+    stats = _stats(search, state, legal)
+    move = _most_promising(search, state, stats)
+    result = build_result(
+        state, search.counters, "pns", start, (move,), (move,), Score(0, False), None, 0, None,
+    )
+    return replace(result, complete=False, move_stats=stats)
 
 
 def _most_promising(search: DFPN, state: State, stats: dict[Move, MoveStats]) -> Move:
