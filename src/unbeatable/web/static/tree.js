@@ -193,7 +193,8 @@ export class TreeView {
     this.resetSteps();
     this.summary(tree, quiz);
     this.counts(data.counts || []);
-    $("tree-key").textContent = `Numbers: ${tree.key}.`;
+    $("tree-key").textContent = this.growth ? `▲ the first player to move, ▼ the second. Numbers: ${tree.key}.` : `Numbers: ${tree.key}.`;
+    $("tree-legend").hidden = Boolean(this.growth); // alpha-beta's marks: not in a grown tree
     this.captions();
     $("stepper").hidden = quiz;
     $("quiz-bar").hidden = !quiz;
