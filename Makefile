@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium serve
+.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium gnubg stockfish serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,web]'
 	@$(MAKE) --no-print-directory graphviz
 	@$(MAKE) --no-print-directory chromium
+	@$(MAKE) --no-print-directory gnubg
+	@$(MAKE) --no-print-directory stockfish
 	touch $@ $(VENV)/.installed-run
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
@@ -37,6 +39,23 @@ chromium:
 	  && (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1; } \
 	  || echo "Chromium not installed: the browser tests of the web page (tests/test_web_browser.py) skip"
 
+# GNU Backgammon's makebearoff and bearoffdump (Debian's gnubg, GPL: run as an oracle only)
+# check the bear-off race's exact values (tests/test_bearoff.py); where they cannot be
+# installed, that test is skipped and says so.
+gnubg:
+	@{ command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq gnubg) >/dev/null 2>&1; } \
+	  || echo "gnubg not installed: the bear-off oracle test (tests/test_bearoff.py) skips"
+
+# Debian's Stockfish plays the chess tests' games against a real engine (a short UCI game, the
+# rules' differential test); where it cannot be installed, those tests are skipped and say so.
+stockfish:
+	@{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq stockfish) >/dev/null 2>&1; } \
+	  || echo "Stockfish not installed: the chess tests that play against it skip"
+
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[web]'
 	touch $@
@@ -46,7 +65,9 @@ $(VENV)/.installed-bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,peers]'
 	touch $@
 
+# a compiled game (connect4, chess) builds its kernels first, with a progress line, once
 play: $(VENV)/.installed-run
+	$(BIN)/unbeatable warm $(GAME)
 	$(BIN)/unbeatable play $(GAME)
 
 # the web page on http://127.0.0.1:8000 (HOST=0.0.0.0 PORT=8080 to change; see docs/web.md)
@@ -55,7 +76,7 @@ PORT ?= 8000
 serve: $(VENV)/.installed-web
 	$(BIN)/python -m unbeatable.web --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test lint typecheck pytest
+test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
 # the inner loop: lint, types and every test not marked slow: 70-77 s of CPU; wall time on the
 # 2 cores: 71-79 s at a load of 2.5-3.4, 110 s at 5, 170-300 s at 7-10. A test over about 1 s

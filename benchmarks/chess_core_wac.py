@@ -1,5 +1,6 @@
-"""Win at Chess with the compiled chess core (issue 20), in process, beside the engine that
-``unbeatable uci`` runs today (the generic search over python-chess) in the same run.
+"""Win at Chess with the compiled chess core (issue 20), in process, beside ``unbeatable uci``
+(since issue 20 the same engine, reached through the library's searcher and UCI: what the
+layers above the kernels cost) in the same run.
 
     PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1            # both
     PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1 --alone    # the core only
@@ -7,7 +8,8 @@
 The suite, the reading of each line and what counts as solved are ``chess_wac.py``'s. For each
 position in turn: the core (a fresh table, as after ``ucinewgame``; ``--threads`` threads)
 searches it for ``--seconds`` (``movetime``), then the UCI engine gets the same time, so both
-meet the same load.
+meet the same load. (Before issue 20, ``unbeatable uci`` ran the generic search over
+python-chess: 165/299 against the core's 271 in one run, docs/chess.md.)
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def main() -> None:
     suite = read_suite(SUITE, args.limit)
     searcher = Searcher(hash_mb=64, threads=args.threads)
     searcher.search(Position.initial(), Limits(depth=1))  # load the kernels
-    other = None if args.alone else Player("uci today", OURS)
+    other = None if args.alone else Player("uci", OURS)
     print(f"WAC: {len(suite)} positions, {args.seconds:g} s each; load {load()}", flush=True)
     solved = nodes = 0
     spent = 0.0
@@ -59,7 +61,7 @@ def main() -> None:
             line += f" d{result.depth:<3}"
             if other is not None:
                 san, theirs = other.play(item, args.seconds)
-                line += f"   uci today {san:8} {'yes' if theirs else 'no'}"
+                line += f"   uci {san:8} {'yes' if theirs else 'no'}"
             print(line, flush=True)
     finally:
         if other is not None:
@@ -67,7 +69,7 @@ def main() -> None:
     print(f"\nWAC at {args.seconds:g} s, {len(suite)} positions:")
     print(f"core        solved {solved:4d}   {nodes / spent / 1e6:.2f} M nodes/s")
     if other is not None:
-        print(f"uci today   solved {other.solved:4d}   {other.errors} errors")
+        print(f"uci         solved {other.solved:4d}   {other.errors} errors")
     print(f"load average at the end: {load()}")
 
 

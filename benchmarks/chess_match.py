@@ -1,12 +1,28 @@
-"""A match between our UCI engine and another (Sunfish, Stockfish at a low skill level): every
-game's result and why it ended, a tally of the reasons per engine, the clocks' closest calls,
-the score and an Elo difference with its error bar.
+"""A match between our UCI engine and another (Sunfish, Stockfish at an ``UCI_Elo``, or our own
+engine with other options): every game's result and why it ended, a tally of the reasons per
+engine (losses on time and engine errors, the forfeits, apart), the clocks' closest calls, the
+score and an Elo difference with its 95 % interval; a fixed number of games, or a sequential
+probability ratio test (SPRT) that stops once it has decided.
 
 Usage (from the repository root)::
 
-    python benchmarks/chess_match.py --opponent /tmp/sf/bin/sunfish-uci --games 40
-    python benchmarks/chess_match.py --opponent /usr/games/stockfish --option "Skill Level=0" \\
-        --games 10 --base 2 --inc 0.1
+    python benchmarks/chess_match.py --opponent /tmp/sf/bin/sunfish-uci --games 100 \\
+        --base 10 --inc 0.1 --record benchmarks/results/match-sunfish.jsonl
+    python benchmarks/chess_match.py --opponent /usr/games/stockfish --option Threads=1 \\
+        --option Hash=16 --option UCI_LimitStrength=true --option UCI_Elo=2400 \\
+        --games 100 --base 10 --inc 0.1 --record benchmarks/results/match-sf2400.jsonl
+    # our engine on two threads against itself on one, until an SPRT decides (0 vs +20 Elo)
+    python benchmarks/chess_match.py --opponent "python -m unbeatable.uci" --option Threads=1 \\
+        --our-option Threads=2 --sprt 0 20 --games 400 --record benchmarks/results/threads.jsonl
+
+``--record FILE`` keeps every game (one JSON line: its result, reason, plies, opening, the
+load average when it ended) after a first line of the match's settings: run the same command
+again and the match resumes after the last recorded game (a match with other settings is
+refused), so a long match can run across sittings; the report counts every recorded game.
+``--report`` prints the report of a record without playing (from its own settings: ``--record
+FILE --report`` alone). ``--nodes N`` plays every move to
+N nodes instead of on clocks (fixed-node matches, to decide an evaluation term without the
+machine's load in the result).
 
 Protocol: both engines are whole processes speaking UCI through python-chess's client, each
 with its own clock: ``--base`` seconds plus ``--inc`` a move, sent as ``go wtime btime winc
@@ -26,7 +42,9 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -141,9 +159,10 @@ class Player(Engine):
 
 def play(
     white: Player, black: Player, opening: str, base: float, inc: float, max_plies: int,
-    clocks: Clocks, number: int,
+    clocks: Clocks, number: int, nodes: int | None = None,
 ) -> Result:
-    """One game from ``opening`` on both clocks."""
+    """One game from ``opening`` on both clocks (or, with ``nodes``, each move searched to
+    that many nodes: no clock, nothing lost on time)."""
     board = chess.Board()
     for move in opening.split():
         board.push_uci(move)
@@ -162,7 +181,7 @@ def play(
         limit = chess.engine.Limit(
             white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
             white_inc=inc, black_inc=inc,
-        )
+        ) if nodes is None else chess.engine.Limit(nodes=nodes)
         start = time.perf_counter()
         try:
             played = player.engine.play(board, limit, game=game, info=chess.engine.INFO_BASIC)
@@ -174,7 +193,8 @@ def play(
                 return Result(other.name, TIME, board, f"{player.name} by {late:.3f} s")
             return Result(other.name, ERROR, board, f"{player.name}: {type(err).__name__}: {err}")
         spent = time.perf_counter() - start
-        clock[side] -= spent
+        if nodes is None:
+            clock[side] -= spent
         depth = played.info.get("depth")
         clocks.record(
             player.name, spent, clock[side], depth if isinstance(depth, int) else None,
@@ -211,6 +231,67 @@ def elo(scores: list[float]) -> tuple[float, float, float, float]:
     return to_elo(mean), bar, to_elo(mean - 1.96 * sd), to_elo(mean + 1.96 * sd)
 
 
+def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of H1 (Elo ``elo1``) against H0 (Elo ``elo0``) after these
+    games, by the normal approximation of the trinomial model (the GSPRT that fishtest's
+    first version used): the mean score and its variance from the games, the two hypotheses'
+    expected scores from the logistic curve."""
+    n = wins + draws + losses
+    if n == 0 or wins + losses == 0 or draws == n:
+        return 0.0
+    mean = (wins + draws / 2) / n
+    variance = (wins + draws / 4) / n - mean**2
+    if variance <= 0:
+        return 0.0
+
+    def expected(diff: float) -> float:
+        return 1 / (1 + 10 ** (-diff / 400))
+
+    s0, s1 = expected(elo0), expected(elo1)
+    return (s1 - s0) * (2 * mean - s0 - s1) * n / (2 * variance)
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """The LLR bounds of an SPRT with error rates ``alpha`` (accepting H1 when H0 holds) and
+    ``beta``: below the first H0 is accepted, above the second H1."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def load_numbers() -> list[float]:
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except OSError:
+        return []
+
+
+class Record:
+    """The match's record file: a first line of settings, then one line per game."""
+
+    def __init__(self, path: Path | None, settings: dict[str, object]) -> None:
+        self.path = path
+        self.games: list[dict[str, object]] = []
+        if path is None:
+            return
+        if path.exists() and path.stat().st_size:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            first = json.loads(lines[0])
+            if first != settings:
+                raise SystemExit(
+                    f"{path} records another match: {first}; these settings are {settings} "
+                    "(choose another --record file)"
+                )
+            self.games = [json.loads(line) for line in lines[1:] if line.strip()]
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(settings) + "\n", encoding="utf-8")
+
+    def add(self, game: dict[str, object]) -> None:
+        self.games.append(game)
+        if self.path is not None:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(game) + "\n")
+
+
 def parse_options(pairs: list[str]) -> dict[str, str]:
     options = {}
     for pair in pairs:
@@ -223,53 +304,103 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opponent", required=True, help="the other engine's UCI command")
+    parser.add_argument(
+        "--opponent", help="the other engine's UCI command (not needed with --report)"
+    )
     parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for it")
     parser.add_argument("--ours", default=None, help="our engine's command")
+    parser.add_argument(
+        "--our-option", action="append", default=[], help="NAME=VALUE for our engine"
+    )
     parser.add_argument("--games", type=int, default=40, help="games to play (default 40)")
     parser.add_argument("--base", type=float, default=2.0, help="seconds on each clock")
     parser.add_argument("--inc", type=float, default=0.1, help="seconds added after each move")
     parser.add_argument("--max-plies", type=int, default=300, help="adjudicate a draw here")
+    parser.add_argument(
+        "--nodes", type=int, default=None, help="every move searched to N nodes (no clocks)"
+    )
     parser.add_argument("--pgn", type=Path, default=None, help="write the games here")
+    parser.add_argument(
+        "--record", type=Path, default=None, help="keep every game here; resume from it"
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="print the report of --record without playing"
+    )
+    parser.add_argument(
+        "--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), default=None,
+        help="stop when an SPRT (5%% errors each way) decides between these Elo differences",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.report:  # the record's own settings: no need to repeat them
+        if args.record is None or not args.record.exists():
+            raise SystemExit("--report wants an existing --record file")
+        lines = args.record.read_text(encoding="utf-8").splitlines()
+        summarize([json.loads(line) for line in lines[1:] if line.strip()], args.sprt)
+        return
+    if args.opponent is None:
+        raise SystemExit("--opponent is needed to play a match")
     if args.games < 1 or args.base <= 0 or args.inc < 0:
         raise SystemExit("--games must be at least 1, --base positive, --inc not negative")
-    ours = Player(US, args.ours.split() if args.ours else OURS, {})
+    theirs, mine = parse_options(args.option), parse_options(args.our_option)
+    settings: dict[str, object] = {
+        "opponent": args.opponent, "options": theirs, "ours": args.ours, "our_options": mine,
+        "base": args.base, "inc": args.inc, "max_plies": args.max_plies,
+    }  # fmt: skip
+    if args.nodes is not None:
+        settings["nodes"] = args.nodes
+    record = Record(args.record, settings)
+    ours = Player(US, args.ours.split() if args.ours else OURS, mine)
     other_name = Path(args.opponent.split()[0]).name
-    other = Player(other_name, args.opponent.split(), parse_options(args.option))
+    other = Player(other_name, args.opponent.split(), theirs)
     other_name = other.engine.id.get("name", other_name)
     other.name = other_name if other_name != US else f"{US} (opponent)"
-    settings = "".join(f" {name}={value}" for name, value in parse_options(args.option).items())
+    described = "".join(f" {name}={value}" for name, value in theirs.items())
+    our_settings = "".join(f" {name}={value}" for name, value in mine.items())
+    pace = f"{args.base:g} s + {args.inc:g} s a move" if args.nodes is None else (
+        f"{args.nodes} nodes a move"
+    )
     print(
-        f"{US} vs {other.name}{settings}: {args.games} games at "
-        f"{args.base:g} s + {args.inc:g} s a move, openings of four plies, colours alternating, "
-        f"draw at {args.max_plies} plies",
+        f"{US}{our_settings} vs {other.name}{described}: {args.games} games at "
+        f"{pace}, openings of four plies, colours alternating, "
+        f"draw at {args.max_plies} plies"
+        + (f", SPRT {args.sprt[0]:g} vs {args.sprt[1]:g} Elo" if args.sprt else ""),
         flush=True,
     )
+    if record.games:
+        print(f"resuming after the {len(record.games)} games recorded in {args.record}")
     print(f"load average at the start: {load()}", flush=True)
     clocks = Clocks()
-    tally: dict[str, Counter[str]] = {US: Counter(), other.name: Counter(), "draw": Counter()}
-    scores: list[float] = []
-    board_scores: list[float] = []  # the games decided on the board
-    pgn = open(args.pgn, "w", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+    pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
     try:
-        for number in range(args.games):
+        for number in range(len(record.games), args.games):
+            if args.sprt and decided(record.games, args.sprt):
+                break
             opening = OPENINGS[(number // 2) % len(OPENINGS)]
             we_are_white = number % 2 == 0
             white, black = (ours, other) if we_are_white else (other, ours)
+            started = time.time()
             result = play(
-                white, black, opening, args.base, args.inc, args.max_plies, clocks, number + 1
+                white, black, opening, args.base, args.inc, args.max_plies, clocks, number + 1,
+                args.nodes,
             )
             score = 1.0 if result.winner == US else 0.5 if result.winner is None else 0.0
-            scores.append(score)
-            if result.reason not in (TIME, ERROR):
-                board_scores.append(score)
-            tally[result.winner or "draw"][result.reason] += 1
+            record.add(
+                {
+                    "game": number + 1, "white": white.name, "black": black.name,
+                    "opening": opening, "score": score,
+                    "winner": "us" if result.winner == US else result.winner and "them",
+                    "reason": result.reason, "detail": result.detail,
+                    "plies": result.board.ply(), "seconds": round(time.time() - started, 1),
+                    "ended": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+                    "load": load_numbers(),
+                }
+            )  # fmt: skip
             verdict = f"{result.winner} wins" if result.winner else "draw"
             print(
                 f"game {number + 1:3d}  {US} {'white' if we_are_white else 'black'}  "
                 f"[{opening}]  {score:g}  {verdict} by {result.reason}"
-                f"{f' ({result.detail})' if result.detail else ''}, {result.board.ply()} plies",
+                f"{f' ({result.detail})' if result.detail else ''}, {result.board.ply()} plies, "
+                f"load {load()}",
                 flush=True,
             )
             if pgn is not None:
@@ -289,46 +420,97 @@ def main() -> None:
         other.close()
         if pgn is not None:
             pgn.close()
-    report(tally, clocks, scores, other.name)
-    if 0 < len(board_scores) < len(scores):
-        diff, bar, _, _ = elo(board_scores)
-        print(
-            f"the {len(board_scores)} games decided on the board alone (no loss on time or "
-            f"engine error): score {statistics.fmean(board_scores):.1%}, Elo {diff:+.0f} +/- "
-            f"{bar:.0f}"
-        )
+    if clocks.moves:
+        print()
+        times(clocks, other.name)
+    summarize(record.games, args.sprt, other.name)
     print(f"load average at the end: {load()}")
 
 
-def report(
-    tally: dict[str, Counter[str]], clocks: Clocks, scores: list[float], other: str
+def decided(games: list[dict[str, object]], bounds: list[float]) -> bool:
+    """Whether an SPRT between the Elo differences ``bounds`` has decided after ``games``."""
+    wins, draws, losses = _wdl(games)
+    low, high = sprt_bounds()
+    llr = sprt(wins, draws, losses, bounds[0], bounds[1])
+    return not low < llr < high
+
+
+def _wdl(games: list[dict[str, object]]) -> tuple[int, int, int]:
+    scores = [float(g["score"]) for g in games]  # type: ignore[arg-type]
+    return scores.count(1.0), scores.count(0.5), scores.count(0.0)
+
+
+def summarize(
+    games: list[dict[str, object]], bounds: list[float] | None, other: str = "the opponent"
 ) -> None:
+    """The tally of why the games ended (forfeits apart), the score, the Elo difference with
+    its 95 % interval, the SPRT's verdict, and the load averages of the games."""
+    if not games:
+        print("no game played yet")
+        return
+    tally: dict[str, Counter[str]] = {"us": Counter(), "them": Counter(), "draw": Counter()}
+    for g in games:
+        tally[str(g["winner"]) if g["winner"] else "draw"][str(g["reason"])] += 1
     print()
     print(f"{'why the games ended':30} {US + ' won':>16} {other + ' won':>16} {'drawn':>8}")
-    for reason in REASON_ORDER + sorted(set().union(*tally.values()) - set(REASON_ORDER)):
-        counts = [tally[US][reason], tally[other][reason], tally["draw"][reason]]
+    seen = set().union(*tally.values())
+    for reason in REASON_ORDER + sorted(seen - set(REASON_ORDER)):
+        counts = [tally["us"][reason], tally["them"][reason], tally["draw"][reason]]
         if any(counts):
             print(f"{reason:30} {counts[0]:16d} {counts[1]:16d} {counts[2]:8d}")
-    for name in (US, other):
-        depths = clocks.depths.get(name, [])
-        mean = clocks.spent.get(name, 0) / max(clocks.moves[name], 1)
-        print(
-            f"{name}: {sum(tally[o][TIME] for o in tally if o != name)} lost on time; "
-            f"{clocks.moves[name]} moves, {mean:.3f} s "
-            f"a move on average, the longest {clocks.longest.get(name, 0):.3f} s "
-            f"({clocks.where.get(name, '-')}), "
-            f"least left on the clock after a move {clocks.lowest.get(name, math.nan):.3f} s, "
-            f"{clocks.near_misses[name]} moves left under {NEAR_MISS:g} s; "
-            f"mean depth {statistics.fmean(depths) if depths else math.nan:.1f}"
-        )
-    wins, losses = sum(tally[US].values()), sum(tally[other].values())
-    draws = sum(tally["draw"].values())
+    scores = [float(g["score"]) for g in games]  # type: ignore[arg-type]
+    wins, draws, losses = _wdl(games)
     diff, bar, low, high = elo(scores)
     print(
         f"{US} vs {other}: +{wins} ={draws} -{losses} of {len(scores)}, score "
         f"{statistics.fmean(scores):.1%}, Elo {diff:+.0f} +/- {bar:.0f} (95%; the score's "
         f"interval maps to {low:+.0f} .. {high:+.0f})"
     )
+    forfeits = [g for g in games if g["reason"] in (TIME, ERROR)]
+    if forfeits:
+        board = [float(g["score"]) for g in games if g not in forfeits]  # type: ignore[arg-type]
+        lost = sum(1 for g in forfeits if g["winner"] == "them")
+        print(
+            f"forfeits: {len(forfeits)} ({lost} by {US}); the {len(board)} games decided on "
+            "the board alone: "
+            + (
+                f"score {statistics.fmean(board):.1%}, Elo {elo(board)[0]:+.0f} +/- "
+                f"{elo(board)[1]:.0f}"
+                if board else "none"
+            )
+        )  # fmt: skip
+    if bounds:
+        llr = sprt(wins, draws, losses, bounds[0], bounds[1])
+        lo, hi = sprt_bounds()
+        verdict = (
+            f"H1 accepted (at least {bounds[1]:g})" if llr >= hi
+            else f"H0 accepted (at most {bounds[0]:g})" if llr <= lo
+            else "undecided"
+        )  # fmt: skip
+        print(f"SPRT {bounds[0]:g} vs {bounds[1]:g} Elo: LLR {llr:.2f} ({lo:.2f}, {hi:.2f}): "
+              f"{verdict}")  # fmt: skip
+    loads = [float(g["load"][0]) for g in games if g.get("load")]  # type: ignore[index]
+    if loads:
+        first, last = games[0].get("ended"), games[-1].get("ended")
+        print(
+            f"load average (1 min) as the games ended: mean {statistics.fmean(loads):.2f}, "
+            f"{min(loads):.2f} to {max(loads):.2f}; games ended {first} to {last} UTC"
+        )
+
+
+def times(clocks: Clocks, other: str) -> None:
+    """Each engine's time use in this sitting."""
+    for name in (US, other):
+        depths = clocks.depths.get(name, [])
+        mean = clocks.spent.get(name, 0) / max(clocks.moves[name], 1)
+        print(
+            f"{name}: {clocks.moves[name]} moves in this sitting, {mean:.3f} s "
+            f"a move on average, the longest {clocks.longest.get(name, 0):.3f} s "
+            f"({clocks.where.get(name, '-')}), "
+            f"least left on the clock after a move {clocks.lowest.get(name, math.nan):.3f} s, "
+            f"{clocks.near_misses[name]} moves left under {NEAR_MISS:g} s; "
+            f"mean depth {statistics.fmean(depths) if depths else math.nan:.1f}"
+        )
 
 
 if __name__ == "__main__":

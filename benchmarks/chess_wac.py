@@ -186,7 +186,8 @@ def main() -> None:
     if args.sunfish:
         players.append(Player("sunfish", args.sunfish.split()))
     print(
-        f"WAC: {len(suite)} positions from {args.suite.name}, {args.seconds:g} s each "
+        f"{args.suite.stem}: {len(suite)} positions from {args.suite.name}, "
+        f"{args.seconds:g} s each "
         f"(go movetime), {', '.join(p.name for p in players)} one after the other per position",
         flush=True,
     )
@@ -212,7 +213,10 @@ def main() -> None:
         for player in players:
             player.close()
     print()
-    print(f"WAC at {args.seconds:g} s a position, {len(suite)} positions ({unusable} unusable):")
+    print(
+        f"{args.suite.stem} at {args.seconds:g} s a position, {len(suite)} positions "
+        f"({unusable} unusable):"
+    )
     for player in players:
         print(
             f"{player.name:12} solved {player.solved:4d} / {len(suite)}   "

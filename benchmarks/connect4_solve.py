@@ -21,12 +21,23 @@ between batches, untimed, as Pons' own clearing is), only the solving timed.
 ``--peer bitbully`` runs BitBully (AGPL, measured only; no opening book) on the same
 positions in the same run, with the same protocol (its table cleared before each position
 under ``--pons``), timing each solve call.  Our solver runs without its database unless ``--book``.
+
+``--peer-binary PATH`` (with ``--empty``) also runs a built copy of Christophe Steininger's
+solver (https://github.com/ChristopheSteininger/c4, AGPL; measured only, never part of this
+repository: build it outside it with its own CMake preset, its thread count and table size set
+in its ``settings.h`` as its README says). Its ``c4`` program solves the empty 7 x 6 board from
+scratch (strong, no book) and exits; the benchmark times the whole process (wall clock) and
+prints what it reports (board, table memory, threads, score, nodes) beside our own solve of the
+empty board in the same run (``--threads N``, the same ``--table-mb``, no database), and the
+ratio of the two times. Give it the same table memory and thread count as ours.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -115,6 +126,60 @@ def bitbully_empty(weak: bool) -> None:
     )
 
 
+class PeerRun:
+    """What a run of a peer solver's binary reported, and how long it took."""
+
+    def __init__(self, wall: float, cpu: float, output: str) -> None:
+        self.wall = wall
+        self.cpu = cpu
+        self.output = output
+
+    def field(self, pattern: str) -> str | None:
+        """The first group of the last match of ``pattern`` in the output, or None."""
+        found = re.findall(pattern, self.output)
+        return str(found[-1]) if found else None
+
+    def summary(self) -> str:
+        setup = self.field(r"Using (a .*? threads)")
+        score = self.field(r"Final strong score is (-?\d+)") or self.field(r"Score is (-?\d+)")
+        nodes = self.field(r"Total\s*=\s*(\d+)")
+        own = self.field(r"Time to solve\s*=\s*([\d.]+ s)")
+        parts = [
+            f"{self.wall:.1f} s wall (its own count {own})" if own else f"{self.wall:.1f} s wall"
+        ]
+        parts.append(f"{self.cpu:.1f} s CPU")
+        if score is not None:
+            parts.insert(0, f"score {score}")
+        if nodes is not None:
+            parts.append(f"{int(nodes):,} nodes")
+        return ", ".join(parts) + (f" ({setup})" if setup else "")
+
+
+def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
+    """Run a peer's solver binary (it solves the empty board and exits) in a scratch folder,
+    timing the whole process; None (and why, on stderr) if it could not run."""
+    with tempfile.TemporaryDirectory(prefix="c4-peer-") as scratch:
+        before = os.times()
+        t0 = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [str(path)], cwd=scratch, input="\n", capture_output=True, text=True,
+                timeout=timeout, check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            print(f"peer binary {path}: {exc}", file=sys.stderr)
+            return None
+        wall = time.perf_counter() - t0
+        after = os.times()
+    if done.returncode != 0:
+        print(f"peer binary {path}: exit status {done.returncode}", file=sys.stderr)
+        return None
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    return PeerRun(wall, cpu, done.stdout)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
@@ -153,7 +218,19 @@ def main(argv: list[str] | None = None) -> int:
         help="also run BitBully (pip install bitbully; no opening book) on the same positions, "
         "same protocol, same run",
     )
+    p.add_argument(
+        "--peer-binary",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="with --empty: also time this build of Steininger's c4 (it solves the empty board "
+        "and exits), same run; build it with the same table memory and --threads",
+    )
     p.add_argument("--empty", action="store_true", help="also solve the empty 7x6 board")
+    p.add_argument("--empty-only", action="store_true", help="only the empty board (no set)")
+    p.add_argument(
+        "--threads", type=int, default=1, help="our threads on the empty board (default 1)"
+    )
     p.add_argument(
         "--empty-map", action="store_true", help="also the score of every first move (slow)"
     )
@@ -165,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=None, help="folder holding the Test_L*_R* files")
     args = p.parse_args(argv)
     args.reset_each = args.reset_each or args.pons
+    args.empty = args.empty or args.empty_only
 
     if args.cold:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c4-numba-cache-")
@@ -173,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     from unbeatable.games.connect4.solver import Solver, compile_kernels
 
     data = args.data or default_data_dir()
-    sets = args.sets or SETS
+    sets = [] if args.empty_only else (args.sets or SETS)
     for s in sets:
         if s not in SETS:
             p.error(f"unknown set {s!r}")
@@ -276,22 +354,40 @@ def main(argv: list[str] | None = None) -> int:
                     f"{pbad:>8} | {'ours / BitBully':>22} {mean_t / (pt / count):>5.2f}x "
                     f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
                 )
-    print(header)
-    print("\n".join(rows))
-    if args.weak:
+    if rows:
+        print(header)
+        print("\n".join(rows))
+    if args.weak and rows:
         print("(reference figures are strong-mode figures)")
 
+    if args.peer_binary is not None and not args.empty:
+        p.error("--peer-binary needs --empty")
     if args.empty or args.empty_map:
-        solver = Solver(table_bytes=table_bytes, book=args.book)
+        solver = Solver(table_bytes=table_bytes, book=args.book, threads=args.threads)
         if args.peer == "bitbully":
             bitbully_empty(args.weak)
+        peer_run = None
+        if args.peer_binary is not None:
+            peer_run = run_peer_binary(args.peer_binary, timeout=3600.0)
+            if peer_run is not None:
+                print(f"peer {args.peer_binary} empty board: {peer_run.summary()}", flush=True)
+        c0 = time.process_time()
         t0 = time.perf_counter()
         score = solver.solve("", weak=args.weak)
         dt = time.perf_counter() - t0
+        dc = time.process_time() - c0
         print(
-            f"empty board ({mode}): score {score}, {dt:.1f} s wall, {solver.nodes:,} nodes",
+            f"empty board ({mode}, {args.threads} thread(s), {args.table_mb:g} MiB): score "
+            f"{score}, {dt:.1f} s wall, {dc:.1f} s CPU, {solver.nodes:,} nodes"
+            + (f"; load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""),
             flush=True,
         )
+        if peer_run is not None:
+            print(
+                f"ours / peer on the empty board: {dt / peer_run.wall:.2f}x wall, "
+                f"{dc / max(peer_run.cpu, 1e-9):.2f}x CPU",
+                flush=True,
+            )
         t0 = time.perf_counter()
         child = solver.solve("4", weak=args.weak)
         dt = time.perf_counter() - t0

@@ -19,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 OURS = [sys.executable, "-m", "unbeatable.uci"]
 
 
+#: Seconds an engine may take to answer its first ``isready``.
+READY_TIMEOUT = 600.0
+
+
 class Engine:
     """An engine process (``command``) under a name, with UCI ``options`` set at each start,
     restarted after a crash."""
@@ -43,6 +47,11 @@ class Engine:
             if option is None:
                 raise SystemExit(f"{self.command[0]}: no UCI option {name!r}")
             engine.configure({name: option.parse(value)})
+        # `isready` before any clock runs: an engine may build its kernels first (ours compiles
+        # them once, up to a minute on a loaded machine), and a GUI asks the same
+        engine.timeout, patience = READY_TIMEOUT, engine.timeout
+        engine.ping()
+        engine.timeout = patience
         return engine
 
     def restart(self) -> None:

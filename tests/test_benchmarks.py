@@ -43,3 +43,22 @@ def test_the_connect4_search_benchmark_runs() -> None:
         check=True,
     )
     assert "unbeatable alpha-beta+table" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_chance_benchmark_runs_and_the_algorithms_agree() -> None:
+    """Star1 and Star2 against expectiminimax (the script asserts that the three agree on
+    every value and move); node counts are exact, so the saving is checked too."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chance.py"), "--depths", "2",
+         "--positions", "2", "--trees", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    out = done.stdout
+    assert "bear-off race" in out and "regular trees" in out and "399 positions" in out
+    line = next(x for x in out.splitlines() if x.startswith("depth 2, 2 positions"))
+    star2_saved = float(line.split()[-1].rstrip("%"))
+    assert star2_saved > 50

@@ -283,7 +283,7 @@ BROKEN: list[tuple[State | Game, str, str, bool]] = [
     (Unhashable(), "key", "unhashable", False),
     (Bragging(), "winning_move", "does not win", True),
     (Shuffled(), "ordered_moves", "not a reordering", False),
-    (Three(), "to_move", "must be 0 or 1, not 3", False),
+    (Three(), "to_move", "must be a player from 0 to 1, not 3", False),
     (Fickle(), "legal_moves", "changed between two calls", False),
     (Hasty(), "is_terminal", "disagrees with outcome()", False),
     (Loud(), "noisy_moves", "noisy move 2 is not a legal move", True),

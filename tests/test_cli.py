@@ -96,7 +96,8 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["analyze", "tictactoe", "5", "--time", "-1"], "", "-1"),
     (["analyze", "tictactoe", "5", "--algorithm", "magic"], "", "magic"),
     (["analyze", "subtraction:pile=x", ""], "", "x"),
-    (["play", "tictactoe", "--human", "both"], "", "both"),
+    (["play", "tictactoe", "--human", "third"], "", "third"),
+    (["play", "tictactoe", "--human", "first,nobody"], "", "nobody"),
     (["play", "tictactoe", "--position", "99"], "", "9"),
     (["play", "nosuchgame"], "", "tictactoe"),
     (["play", "tictactoe", "--demo", "--delay", "-1"], "", "-1"),
@@ -118,6 +119,8 @@ BAD_INPUT: list[tuple[list[str], str, str]] = [
     (["mpi", "/no/such/hosts"], "", "/no/such/hosts"),
     (["mpi", "hosts", "--timeout", "0"], "", "0"),
     (["mpi", "hosts", "--ranks", "many"], "", "many"),
+    (["warm", "checkers"], "", "checkers"),
+    (["warm", "connect4", "--fast"], "", "--fast"),
 ]
 
 
@@ -172,6 +175,10 @@ def validate(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str
         return
     if "enum" in schema:
         assert value in schema["enum"], f"{path}: {value!r} not in {schema['enum']}"
+    if "pattern" in schema:
+        assert isinstance(value, str) and re.search(schema["pattern"], value), (
+            f"{path}: {value!r} does not match {schema['pattern']}"
+        )
     kind = schema.get("type")
     types: dict[str, type | tuple[type, ...]] = {
         "object": dict,
@@ -211,7 +218,8 @@ def test_the_validator_rejects_what_it_should() -> None:
         {**data, "surprise": 1},
         {k: v for k, v in data.items() if k != "pv"},
         {**data, "nodes": "many"},
-        {**data, "to_move": "third"},
+        {**data, "to_move": "eleventh"},
+        {**data, "version": 1},
         {**data, "moves": [{**data["moves"][0], "value": "1.5"}]},
         {**data, "score": {"kind": "win"}},
     ):
@@ -537,7 +545,11 @@ def test_demo_for_every_game(game: str) -> None:
 def test_play_every_game_from_a_pipe(game: str) -> None:
     state = get_game(game).initial()
     first = state.move_text(state.legal_moves()[0])
-    code, out, err = run("play", game, "--depth", "1", stdin=f"nonsense\n{first}\nquit\n")
+    # a game of chance starts with a roll: the AI moves first, then the refusals
+    side = ["--human", "second", "--seed", "1"] if state.has_chance else []
+    code, out, err = run(
+        "play", game, "--depth", "1", *side, stdin=f"nonsense\n{first}\nquit\n"
+    )
     assert code == 0, err
     assert "try again" in out
     assert "AI plays" in out
@@ -562,6 +574,9 @@ def test_tree_for_every_game(game: str, algorithm: str, tmp_path: Path) -> None:
     code, out, err = run(
         "tree", game, position, "--depth", "2", "--algorithm", algorithm, "-o", str(target)
     )
+    if get_game(game).initial().has_chance:  # the tree draws the alpha-beta family's: refused
+        assert code == 2 and f"{algorithm} cannot search a game of chance" in err
+        return
     assert code == 0, err
     assert out.startswith(f"wrote {target}: ")
     assert target.read_text().startswith("digraph")
@@ -608,10 +623,15 @@ def test_tree_picture_without_graphviz(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 
 def _table(out: str) -> dict[str, list[str]]:
+    """The match's table: games, wins, draws, losses, score (and the payoff, when the game
+    ends with numbers, as the last) of each player."""
+    header = out.splitlines()[1].split()
     rows = {}
     for line in out.splitlines()[2:]:
-        *name, games, wins, draws, losses, score, _ms = line.split()
-        rows[" ".join(name)] = [games, wins, draws, losses, score]
+        cells = line.split()
+        name, numbers = cells[: len(cells) - len(header) + 1], cells[len(cells) - len(header) + 1 :]
+        games, wins, draws, losses, score, *payoff, _ms = numbers
+        rows[" ".join(name)] = [games, wins, draws, losses, score, *payoff]
     return rows
 
 

@@ -14,7 +14,7 @@ from unbeatable import check_game
 from unbeatable.game import FIRST, Outcome, State
 from unbeatable.search import Limits, Searcher, solve
 
-chess = pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+chess = pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 
 from unbeatable.games import get_game  # noqa: E402
 from unbeatable.games.chess.game import ChessState  # noqa: E402

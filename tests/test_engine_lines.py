@@ -58,7 +58,6 @@ def test_lines_are_playable_under_any_window(spec: str) -> None:
 
 
 def test_chess_lines_are_playable_with_every_feature() -> None:
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
     rng = random.Random(3)
     features = frozenset({"quiescence", "killers", "history"})
     for _ in range(6):
@@ -75,7 +74,6 @@ def test_chess_lines_are_playable_with_every_feature() -> None:
 
 def test_the_parallel_search_of_chess_reports_legal_lines() -> None:
     """The failure that showed the bug: a worker's task line held another position's move."""
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
     from unbeatable.search import Limits
     from unbeatable.search.parallel import ParallelSearcher
 

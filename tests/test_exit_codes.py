@@ -34,7 +34,6 @@ def test_a_drawn_tree_is_still_written(tmp_path: Path) -> None:
 
 
 def test_a_bad_option_of_uci_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
     code, out, err = run("uci", "--bogus")  # uci.main writes to the process's own streams
     captured = capsys.readouterr()
     assert code == 2 and out == err == captured.out == ""
@@ -44,7 +43,6 @@ def test_a_bad_option_of_uci_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_uci_main_reports_a_bad_option_on_the_stream_given() -> None:
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
     from unbeatable import uci
 
     err = io.StringIO()

@@ -237,7 +237,6 @@ def uci_command(rng: random.Random) -> str:
 
 
 def uci_run(seed: int, commands: int) -> None:
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
     from unbeatable.uci import UCISession
 
     rng = random.Random(seed)

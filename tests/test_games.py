@@ -184,6 +184,10 @@ def test_unknown_games_and_parameters_are_named() -> None:
         get_game("chess960")
     with pytest.raises(UnknownGameError, match="no parameter 'q'"):
         get_game("mnk:q=3")
+    with pytest.raises(UnknownGameError, match="5000 digits, too many"):
+        get_game("subtraction:" + "9" * 5000 + ",3")  # not Python's own int-digits message
+    with pytest.raises(UnknownGameError, match="whole number"):
+        get_game("subtraction:１,3")
     with pytest.raises(UnknownGameError, match="whole number"):
         get_game("mnk:m=x")
     with pytest.raises(UnknownGameError, match="parameter k is given twice"):

@@ -56,8 +56,6 @@ def _check_line(state: State, line: tuple[object, ...], value: int) -> None:
 @pytest.mark.parametrize("spec", GAMES)
 @pytest.mark.parametrize("name", SEARCHERS)
 def test_an_exact_line_reaches_the_end_whatever_the_searcher_saw(spec: str, name: str) -> None:
-    if name.startswith(("minimax", "negamax")) and spec == "mnk:4,3,3":
-        pytest.skip("plain minimax of a 12-cell board is too slow for the suite")
     options = SEARCHERS[name]
     for state in _positions(spec, 4):
         fresh = Searcher().search(state)

@@ -15,6 +15,7 @@ from tests.brute import reachable, truth
 from tests.test_cli import _schema, validate
 from tests.test_pns import Leaf
 from unbeatable import Limits, State, cli, get_game
+from unbeatable.growth import grow_tree
 from unbeatable.players import AIPlayer, parse_player, play_match
 from unbeatable.search import ParallelSearcher, Searcher, SearchOptions, search
 from unbeatable.search.mcts import DEFAULT_TREE_NODES, MCTS, grow, outcome_class
@@ -258,3 +259,19 @@ def test_ctrl_c_stops_mcts_and_pns_with_what_they_know(algorithm: str) -> None:
     text = "\n".join(shown)
     assert "interrupted" in text and f"{algorithm}, heuristic" in text
     assert "Traceback" not in run.stderr
+
+
+def test_tree_searches_refuse_games_of_chance_and_of_more_players() -> None:
+    """MCTS and df-pn take turns between two players without dice: a roll or a third player
+    is refused by name, in a search and in the growth view, never searched as a player."""
+    chance = get_game("bearoff").initial()
+    party = get_game("mnk:3,3,3,players=3").initial()
+    for algorithm in ("mcts", "pns"):
+        with pytest.raises(ValueError, match=f"{algorithm} cannot search a game of chance"):
+            Searcher(algorithm).search(chance, Limits(nodes=100))
+        with pytest.raises(ValueError, match="searches games of two players; this one has 3"):
+            Searcher(algorithm).search(party, Limits(nodes=100))
+        with pytest.raises(ValueError, match=f"{algorithm} cannot search a game of chance"):
+            grow_tree(chance, algorithm, 5)
+        with pytest.raises(ValueError, match="searches games of two players; this one has 3"):
+            grow_tree(party, algorithm, 5)

@@ -47,7 +47,7 @@ def test_the_wheel_holds_the_whole_package(tmp_path: Path) -> None:
     assert shipped == (ROOT / "src" / book).read_bytes()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "unbeatable = unbeatable.cli:run" in text
+    assert "unbeatable = unbeatable.__main__:run" in text
 
 
 def test_python_dash_m_runs_the_command_line() -> None:

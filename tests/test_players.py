@@ -72,12 +72,20 @@ def test_spec_limits_and_options() -> None:
         "depth:3,eval=magic",
         "depth:3,algorithm=magic",
         "depth:3,colour=red",
+        "depth:１",  # int() reads full-width digits and underscores: a spec does not
+        "depth:1_0",
+        "nodes:٣",
+        "time:１",
+        "time:1_0",
+        "depth:+3",
+        "depth:" + "9" * 5000,
     ],
 )
 def test_bad_specs_name_the_spec(spec: str) -> None:
     with pytest.raises(PlayerSpecError) as caught:
         parse_player(spec, random.Random(0))
     assert repr(spec) in str(caught.value)
+    assert len(str(caught.value)) < 400 + len(repr(spec))  # one message, the text once
     assert caught.value.text == spec
     assert isinstance(caught.value, ValueError)
 

@@ -74,7 +74,6 @@ def test_a_purpose_is_checked_by_name() -> None:
 
 
 def test_chess_declares_its_times_in_one_place() -> None:
-    pytest.importorskip("chess")
     chess = get_game("chess").initial()
     times = [chess.thinking_time(purpose) for purpose in policy.PURPOSES]
     assert times == [5.0, 1.0, 2.0]

@@ -1,20 +1,27 @@
-"""The UCI engine driven by a real UCI client: python-chess's own (issue 11)."""
+"""The UCI engine driven by a real UCI client: python-chess's own (issue 11), with the compiled
+engine behind it (issue 20): MultiPV, Threads, and a short game against Stockfish."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 import chess
 import chess.engine
 
 from unbeatable.uci import OVERHEAD, Lag, TimeBudget, parse_go, time_for_move
 
 COMMAND = [sys.executable, "-m", "unbeatable.uci"]
+#: Debian's Stockfish (``apt-get install stockfish``; ``make test`` installs it where it can).
+STOCKFISH = shutil.which("stockfish") or next(
+    (p for p in ["/usr/games/stockfish"] if Path(p).exists()), None
+)
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 
 
@@ -72,6 +79,64 @@ def test_a_short_game_under_a_clock_is_never_lost_on_time(
         board.push(played.move)
         if board.is_game_over():
             break
+
+
+def test_multipv_and_threads_through_the_client(engine: chess.engine.SimpleEngine) -> None:
+    engine.configure({"Threads": 2})
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    assert len(infos) == 3
+    firsts = [info["pv"][0] for info in infos]
+    assert len(set(firsts)) == 3 and all(board.is_legal(m) for m in firsts)
+    scores = [info["score"].relative.score(mate_score=100_000) for info in infos]
+    assert scores == sorted(scores, reverse=True)
+    for info in infos:  # every line replays legally
+        line = board.copy()
+        for move in info["pv"]:
+            assert line.is_legal(move)
+            line.push(move)
+
+
+def test_go_perft_through_a_pipe() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        COMMAND, input="position startpos\ngo perft 4\nquit\n", capture_output=True,
+        text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Nodes searched: 197281" in done.stdout.splitlines()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    STOCKFISH is None,
+    reason="Stockfish is not installed (Debian's package: apt-get install stockfish; "
+    "make test installs it where it can): the short game against it is not played",
+)
+def test_a_short_game_against_stockfish_is_legal_to_the_end(
+    engine: chess.engine.SimpleEngine,
+) -> None:
+    assert STOCKFISH is not None
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish:
+        stockfish.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": 1350})
+        board = chess.Board()
+        clock = {chess.WHITE: 3.0, chess.BLACK: 3.0}
+        while not board.is_game_over(claim_draw=True) and board.ply() < 60:
+            mover = engine if board.turn == chess.WHITE else stockfish
+            limit = chess.engine.Limit(
+                white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
+                white_inc=0.05, black_inc=0.05,
+            )  # fmt: skip
+            start = time.perf_counter()
+            played = mover.play(board, limit)
+            spent = time.perf_counter() - start
+            if mover is engine:
+                clock[board.turn] += 0.05 - spent
+                assert clock[board.turn] > 0, "lost on time"
+            assert played.move is not None and board.is_legal(played.move), (board.fen(), played)
+            board.push(played.move)
+    assert board.ply() >= 20 or board.is_game_over(claim_draw=True)
 
 
 def test_the_time_for_a_move_is_a_share_of_the_clock() -> None:

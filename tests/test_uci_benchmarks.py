@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import statistics
 import subprocess
@@ -13,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = f"{sys.executable} -m unbeatable.uci"
@@ -80,14 +81,72 @@ def test_the_wac_benchmark_reports_every_position(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_match_benchmark_says_why_each_game_ended() -> None:
+def test_the_match_benchmark_says_why_each_game_ended_and_resumes(tmp_path: Path) -> None:
+    record = tmp_path / "match.jsonl"
+    command = [
+        sys.executable, str(ROOT / "benchmarks" / "chess_match.py"), "--opponent", OURS,
+        "--base", "1", "--inc", "0.05", "--max-plies", "10", "--record", str(record),
+    ]  # fmt: skip
+    first = subprocess.run(
+        [*command, "--games", "1"], capture_output=True, text=True, timeout=300, check=True
+    ).stdout
+    assert first.count("draw by ply cap (adjudicated draw), 10 plies") == 1
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "chess_match.py"), "--opponent", OURS,
-         "--games", "2", "--base", "1", "--inc", "0.05", "--max-plies", "10"],
-        capture_output=True, text=True, timeout=300, check=True,
+        [*command, "--games", "2"], capture_output=True, text=True, timeout=300, check=True
     )
     out = done.stdout
-    assert out.count("draw by ply cap (adjudicated draw), 10 plies") == 2
+    assert "resuming after the 1 games recorded" in out
+    assert out.count("draw by ply cap (adjudicated draw), 10 plies") == 1  # game 2 only
     assert "ply cap (adjudicated draw)                    0                0        2" in out
-    assert "unbeatable: 0 lost on time; 6 moves" in out
-    assert "+0 =2 -0 of 2, score 50.0%, Elo +0" in out
+    assert "unbeatable: 3 moves in this sitting" in out
+    assert "+0 =2 -0 of 2, score 50.0%, Elo +0" in out and "load average (1 min)" in out
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert games[0]["base"] == 1 and [g["game"] for g in games[1:]] == [1, 2]
+    capped = "ply cap (adjudicated draw)"
+    assert all(len(g["load"]) == 3 and g["reason"] == capped for g in games[1:])
+    report = subprocess.run(
+        [*command, "--report", "--sprt", "0", "20"], capture_output=True, text=True,
+        timeout=300, check=True,
+    ).stdout  # fmt: skip
+    assert "+0 =2 -0 of 2" in report and "SPRT 0 vs 20 Elo: LLR 0.00" in report
+    other = subprocess.run(
+        [*command[:-2], "--record", str(record), "--games", "3", "--inc", "0.1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert other.returncode != 0 and "records another match" in other.stderr
+
+
+def test_the_sprt_decides_only_on_enough_evidence() -> None:
+    match = load("chess_match")
+    low, high = match.sprt_bounds()
+    assert low == pytest.approx(math.log(0.05 / 0.95)) and high == pytest.approx(-low)
+    assert match.sprt(0, 0, 0, 0, 20) == 0.0 and match.sprt(0, 10, 0, 0, 20) == 0.0
+    even = match.sprt(100, 100, 100, 0, 20)
+    assert low < even < 0  # an even score leans to H0, not yet decided
+    assert match.sprt(300, 200, 100, 0, 20) > high  # a 66% score decides for H1
+    assert match.sprt(100, 200, 300, 0, 20) < low
+    assert match.decided([{"score": 1.0}] * 200 + [{"score": 0.0}] * 20, [0, 20])
+
+
+def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
+    record = tmp_path / "match.jsonl"
+    settings: dict[str, object] = {"opponent": "x", "options": {}, "ours": None}
+    settings.update(our_options={}, base=1.0, inc=0.0, max_plies=300)
+    game = {"white": "unbeatable", "black": "x", "opening": "e2e4 e7e5 g1f3 b8c6",
+            "winner": "us", "reason": "checkmate", "detail": "", "plies": 40,
+            "seconds": 3.0, "ended": "2026-11-24 18:00:00", "load": [1.0, 1.0, 1.0]}  # fmt: skip
+    lines = [settings, {**game, "game": 1, "score": 1.0}, {**game, "game": 2, "score": 1.0}]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    script = str(ROOT / "benchmarks" / "chess_match.py")
+    done = subprocess.run(
+        [sys.executable, script, "--record", str(record), "--report"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert "+2 =0 -0 of 2" in done.stdout
+    missing = subprocess.run(
+        [sys.executable, script, "--record", str(tmp_path / "none.jsonl"), "--report"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert missing.returncode != 0 and "--report wants an existing --record" in missing.stderr
+    bare = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
+    assert bare.returncode != 0 and "--opponent is needed" in bare.stderr

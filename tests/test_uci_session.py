@@ -1,5 +1,6 @@
-"""The UCI session in-process: the options it lists and takes, a refused position or `go`
-word answered in one `info string`, and a `bestmove` for every `go` (issue 18, defect 5)."""
+"""The UCI session in-process: the options it lists and takes (Hash, Threads, MultiPV), a
+refused position or `go` word answered in one `info string`, a `bestmove` for every `go`
+(issue 18, defect 5), `go perft` and `bench` (issue 20)."""
 
 from __future__ import annotations
 
@@ -9,25 +10,29 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 import chess
 import chess.engine
 
 from unbeatable import uci
 from unbeatable.search import DEFAULT_TABLE_SIZE, Limits
+from unbeatable.search.options import max_threads
 from unbeatable.uci import ENTRY_BYTES, OPTIONS, UCISession, parse_go
 
 START = chess.STARTING_FEN
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
-def talk(*commands: str, session: UCISession | None = None) -> list[str]:
-    """What the session answers to ``commands`` (a search under way is finished)."""
+def talk(*commands: str, session: UCISession | None = None, wait: bool = False) -> list[str]:
+    """What the session answers to ``commands`` (a search under way is stopped, or with
+    ``wait`` left to end by itself)."""
     out = io.StringIO()
     session = session or UCISession(out)
     session.out = out
     for command in commands:
         session.handle(command)
+    if wait and session.thread is not None:
+        session.thread.join()
     session.finish()
     return out.getvalue().splitlines()
 
@@ -56,18 +61,67 @@ def test_uci_lists_every_option_it_takes() -> None:
     assert default * 2**20 // ENTRY_BYTES == DEFAULT_TABLE_SIZE  # the library's own table
 
 
+def engine_table_bytes(session: UCISession) -> int:
+    """The bytes of the compiled engine's table that the session's searcher keeps."""
+    from unbeatable.games.chess.searcher import Searcher as Engine
+
+    engines = [e for e in session.searcher.memory.values() if isinstance(e, Engine)]
+    assert len(engines) == 1
+    return int(engines[0].table.nbytes)
+
+
 def test_hash_sets_the_size_of_the_table() -> None:
     session = UCISession(io.StringIO())
     assert talk("setoption name Hash value 32", session=session) == []
-    assert session.searcher.table is not None
-    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES
+    assert session.searcher.options.table_size == 32 * 2**20 // ENTRY_BYTES
     assert best_move(talk("position startpos", "go depth 2", session=session)) in {
         m.uci() for m in chess.Board().legal_moves
     }
-    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES  # kept for the game
-    talk("ucinewgame", session=session)
-    assert session.searcher.table is not None
-    assert session.searcher.table.capacity == 32 * 2**20 // ENTRY_BYTES  # and the next
+    assert engine_table_bytes(session) == 32 * 2**20
+    assert best_move(talk("go depth 2", session=session))  # kept for the game
+    assert engine_table_bytes(session) == 32 * 2**20
+    talk("ucinewgame", "go depth 1", session=session)  # and the next, afresh
+    assert engine_table_bytes(session) == 32 * 2**20
+
+
+def test_threads_and_multipv_are_real() -> None:
+    session = UCISession(io.StringIO())
+    lines = talk(
+        "setoption name Threads value 2", "setoption name MultiPV value 3", "position startpos",
+        "go depth 4", session=session, wait=True,
+    )  # fmt: skip
+    assert session.searcher.options.threads == 2 and session.searcher.options.multipv == 3
+    last = [line.split() for line in lines if line.startswith("info depth 4 ")]
+    assert [words[words.index("multipv") + 1] for words in last] == ["1", "2", "3"]
+    firsts = {words[words.index("pv") + 1] for words in last}
+    assert len(firsts) == 3 and firsts <= {m.uci() for m in chess.Board().legal_moves}
+    assert best_move(lines) == last[0][last[0].index("pv") + 1]
+
+
+def test_readyok_comes_once_the_kernels_are_built() -> None:
+    session = UCISession(io.StringIO())
+    assert talk("isready", session=session) == ["readyok"]
+    assert not session.warm.is_alive()  # the compiled engine is ready for the first go
+
+
+def test_go_perft_prints_each_root_move_and_the_total() -> None:
+    lines = talk("position startpos moves e2e4", "go perft 3")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    counts = dict(line.split(": ") for line in lines if ": " in line and "Nodes" not in line)
+    assert set(counts) == {m.uci() for m in board.legal_moves}
+    assert sum(map(int, counts.values())) == 13_160  # python-chess's perft(2) after each reply
+    assert lines[-1] == "Nodes searched: 13160" and lines[-2] == ""
+    assert info_strings(talk("go perft 0")) == ["go perft: '0' is not a depth from 1 to 12"]
+
+
+def test_bench_prints_the_engines_signature() -> None:
+    from unbeatable.games.chess.searcher import bench
+
+    lines = talk("bench 3")
+    nodes = next(line for line in lines if line.startswith("Nodes searched"))
+    assert int(nodes.split(":")[1]) == bench(3)[0]
+    assert info_strings(talk("bench deep")) == ["bench: 'deep' is not a depth from 1 to 30"]
 
 
 @pytest.mark.parametrize(
@@ -75,10 +129,9 @@ def test_hash_sets_the_size_of_the_table() -> None:
     [
         ("setoption name Hash value 0", "setoption Hash 0: choose 1 to 65536 megabytes"),
         ("setoption name Hash value lots", "setoption Hash: 'lots' is not a whole number"),
-        ("setoption name Threads value 4", "setoption Threads 4: this engine searches on one "
-         "thread; it stays 1"),
-        ("setoption name MultiPV value 3", "setoption MultiPV 3: this engine reports one "
-         "principal variation; it stays 1"),
+        ("setoption name Threads value 0", f"setoption Threads 0: choose 1 to {max_threads()} "
+         "threads"),
+        ("setoption name MultiPV value 999", "setoption MultiPV 999: choose 1 to 256 lines"),
     ],
 )
 def test_an_option_it_cannot_follow_is_answered_in_one_info_string(
@@ -87,6 +140,14 @@ def test_an_option_it_cannot_follow_is_answered_in_one_info_string(
     session = UCISession(io.StringIO())
     assert info_strings(talk(command, session=session)) == [said]
     assert session.hash_megabytes == uci.DEFAULT_HASH
+    assert (session.threads, session.multipv) == (1, 1)
+
+
+def test_a_drawn_position_on_which_a_gui_plays_on_still_gets_a_move() -> None:
+    fifty = "7k/8/6K1/8/8/8/8/R7 w - - 100 80"  # drawn by the rules; a GUI may play on
+    lines = talk(f"position fen {fifty}", "go depth 3", wait=True)
+    assert best_move(lines) == "a1a8"  # mate
+    assert any(" score mate 1 " in line and line.endswith(" pv a1a8") for line in lines)
 
 
 @pytest.mark.parametrize(
@@ -122,7 +183,7 @@ def test_a_refused_position_keeps_the_last_good_one() -> None:
     lines = talk("position startpos moves e2e4", "position fen 8/8/8/8 w - - 0 1", "go depth 1")
     assert info_strings(lines) == [
         f"position refused, keeping the last good one ({AFTER_E4}): not a FEN: "
-        "'8/8/8/8 w - - 0 1' (expected 8 rows in position part of fen: '8/8/8/8')"
+        "'8/8/8/8 w - - 0 1' (the board has 4 ranks, not 8)"
     ]
     assert best_move(lines) in {m.uci() for m in chess.Board(AFTER_E4).legal_moves}
 

@@ -153,7 +153,8 @@ def test_a_game_registered_in_python_is_served_with_a_move_list(client: TestClie
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert set(games) >= {"tictactoe", "mnk", "connect4", "subtraction", "webnim"}
     assert games["webnim"]["board"] == "list"
-    assert [p["name"] for p in games["mnk"]["params"]] == ["m", "n", "k"]
+    assert [p["name"] for p in games["mnk"]["params"]] == ["m", "n", "k", "players"]
+    assert games["mnk"]["players"] == 2 and games["bearoff"]["chance"]
     data = client.get("/api/position", params={"game": "webnim", "moves": "2-1"}).json()
     assert data["board"] == {"kind": "list"} and data["legal"] == ["1-1", "2-1"]
     report = client.get("/api/analyze", params={"game": "webnim", "moves": "2-1"}).json()
@@ -527,7 +528,7 @@ def test_without_the_web_extra_the_server_says_what_to_install() -> None:
 
 
 def needs_chess() -> Any:
-    return pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
+    return pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
 
 
 def test_the_chess_position_has_the_squares_the_legal_moves_and_their_san(
@@ -664,6 +665,27 @@ def test_every_chess_search_is_time_limited_and_speaks_san(client: TestClient) -
     assert mate["labels"]["d8h4"] == "Qh4#" and mate["pv_labels"] == ["Qh4#"]
 
 
+def test_a_chess_analysis_shows_the_engines_best_lines(client: TestClient) -> None:
+    chess = needs_chess()
+    moves = "e2e4,e7e5,g1f3"
+    report = client.get(
+        "/api/analyze", params={"game": "chess", "moves": moves, "depth": "4"}
+    ).json()
+    assert report["algorithm"] == "searcher" and report["depth"] == 4
+    board = chess.Board()
+    for uci in moves.split(","):
+        board.push_uci(uci)
+    assert {line["pv"][0] for line in report["lines"]} == {m.uci() for m in board.legal_moves}
+    values = [line["score"]["value"] for line in report["lines"]]
+    assert values == sorted(values, reverse=True) and report["lines"][0]["pv"] == report["pv"]
+    assert len(report["lines_labels"]) == 3
+    for line, labels in zip(report["lines"], report["lines_labels"], strict=False):
+        replay = board.copy()
+        for uci, san in zip(line["pv"], labels, strict=True):
+            assert replay.san(chess.Move.from_uci(uci)) == san
+            replay.push_uci(uci)
+
+
 def test_the_parallel_view_of_chess_is_time_limited(client: TestClient) -> None:
     needs_chess()
     params = {"game": "chess", "moves": "e2e4,e7e5", "depth": "30", "workers": "2"}
@@ -679,7 +701,7 @@ def test_the_analysis_of_other_games_has_no_labels(client: TestClient) -> None:
     assert "labels" not in report and "pv_labels" not in report
 
 
-def test_without_python_chess_the_page_lists_chess_and_says_what_to_install() -> None:
+def test_without_python_chess_the_page_plays_chess() -> None:
     code = (
         "import sys, json, warnings; sys.modules['chess'] = None\n"
         "warnings.simplefilter('ignore')\n"
@@ -687,19 +709,17 @@ def test_without_python_chess_the_page_lists_chess_and_says_what_to_install() ->
         "from unbeatable.web.app import create_app\n"
         "with TestClient(create_app(1, cap=5, warm=False)) as client:\n"
         "    games = client.get('/api/games').json()['games']\n"
-        "    chess = client.get('/api/position', params={'game': 'chess'})\n"
-        "    other = client.get('/api/position', params={'game': 'tictactoe', 'moves': '5'})\n"
-        "    print(json.dumps([games, chess.status_code, chess.json(), other.status_code]))\n"
+        "    chess = client.get('/api/position', params={'game': 'chess', 'moves': 'e2e4'})\n"
+        "    move = client.get('/api/move', params={'game': 'chess', 'moves': 'e2e4'})\n"
+        "    print(json.dumps([games, chess.status_code, chess.json(), move.json()]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    games, status, body, other = json.loads(done.stdout)
-    chess = next(g for g in games if g["name"] == "chess")
-    assert chess["available"] is False and "pip install 'unbeatable[chess]'" in chess["error"]
-    assert all(g["available"] for g in games if g["name"] != "chess")
-    assert status == 400 and body["parameter"] == "game" and body["text"] == "chess"
-    assert "pip install 'unbeatable[chess]'" in body["error"]
-    assert other == 200
+    games, status, body, move = json.loads(done.stdout)
+    assert all(g["available"] for g in games)
+    assert status == 200 and body["board"]["turn"] == "black" and len(body["board"]["moves"]) == 20
+    assert move["move"] in {m["move"] for m in body["board"]["moves"]}
+    assert move["report"]["algorithm"] == "searcher"
 
 
 def test_the_chess_tree_names_its_moves_in_san(client: TestClient) -> None:

@@ -519,8 +519,6 @@ def test_the_tree_counts_match_the_command_line(browser: Any, base_url: str) -> 
 def test_at_1366_by_768_the_board_its_buttons_and_the_tabs_need_no_scrolling(
     browser: Any, base_url: str, tmp_path: Path, spec: str
 ) -> None:
-    if spec == "chess":
-        needs_chess()
     browser.set_window_size(1366, 768)
     browser.get(f"{base_url}/?game={spec}&moves=&human=both")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"), 60)
@@ -683,10 +681,6 @@ def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
 # --- chess ------------------------------------------------------------------------------------
 
 
-def needs_chess() -> None:
-    pytest.importorskip("chess", reason="python-chess (the chess extra) is not installed")
-
-
 def square(driver: Any, name: str) -> Any:
     return driver.find_element(By.CSS_SELECTOR, f'#board [data-square="{name}"]')
 
@@ -714,7 +708,6 @@ def your_move(driver: Any) -> Any:
 def test_chess_picked_in_the_menu_played_by_clicking_squares(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
-    needs_chess()
     browser.set_window_size(1280, 1000)
     browser.get(f"{base_url}/?game=tictactoe")
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#game option[value="chess"]'))
@@ -789,7 +782,6 @@ def test_chess_picked_in_the_menu_played_by_clicking_squares(
 def test_chess_check_mate_stalemate_and_promotion(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
-    needs_chess()
     browser.set_window_size(1280, 1000)
     browser.get(f"{base_url}/?game=chess&moves=e2e4,f7f6,d1h5&human=both")
     wait(browser, lambda d: status(d).startswith("Black to move"))
@@ -837,7 +829,6 @@ def test_chess_check_mate_stalemate_and_promotion(
 def test_chess_as_black_the_board_is_flipped_and_the_ai_opens(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
-    needs_chess()
     browser.set_window_size(1280, 1000)
     browser.get(f"{base_url}/?game=chess&moves=&human=second&opponent=time:0.3")
     wait(browser, lambda d: d.find_element(By.ID, "ai-move").is_displayed())

@@ -28,7 +28,7 @@ LONG = "1" * 30  # a number no parameter takes
 WHOLE = ["x", "1.5", LONG, "-1", "0", "１", "1_0", "+3", "nan", "1e3", "3 4", "0x10"]
 SECONDS = ["x", "nan", "inf", "-inf", "-1", "0", "1e400", LONG, "1,5", "１", "1_0", "٣"]
 BAD: dict[str, list[str]] = {
-    "game": ["nosuch", "mnk:" + LONG, f"subtraction:{LONG},3", "x" * 200, "\x00", "mnk:3,3,3,3"],
+    "game": ["nosuch", "mnk:" + LONG, f"subtraction:{LONG},3", "x" * 200, "\x00", "mnk:3,3,3,3,3"],
     "moves": ["0", "10", "x", "1,1", "\x00", "5" * 3000, "x./...", "12345678"],
     "fen": ["8/8/8/8/8/8/8/8 w - - 0 1"],  # tic-tac-toe takes none
     "depth": WHOLE,
@@ -36,7 +36,7 @@ BAD: dict[str, list[str]] = {
     "max_nodes": WHOLE,
     "workers": [*WHOLE, "5"],
     "time": SECONDS,
-    "timeout": [*SECONDS, "11"],  # the server's cap is 10 s
+    "timeout": [*SECONDS, "11", "1e-300", "0.01"],  # the cap: 10 s; at least 0.1 s
     "hints": ["maybe", "2", "yes please", "１", "-1"],
     "opponent": [
         "depth:" + LONG,

@@ -1,6 +1,69 @@
-"""``python -m unbeatable``: the command line."""
+"""The command line's entry point: ``python -m unbeatable`` and the ``unbeatable`` script.
 
-from .cli import run
+This module imports nothing heavy (``import unbeatable`` is cheap: see the package), so that
+Ctrl-C is heard from the first instant: until the command has started, Ctrl-C ends the process
+at once with one line (``interrupted``) and exit code 130, instead of a traceback from the
+middle of an import; while the command runs, it is the command's (:func:`.cli.main` prints what
+it has and returns 130); once it has returned, Ctrl-C ends the process at once again (Python
+would print a traceback from its shutdown). A process started with Ctrl-C ignored (a background
+job of a shell script) keeps it ignored.
+"""
+
+import os
+import sys
+
+TYPE_CHECKING = False  # typing, like signal (enum), costs tens of milliseconds on a busy machine
+if TYPE_CHECKING:
+    import signal
+    from types import FrameType
+    from typing import NoReturn
+else:
+    import _signal as signal  # the C module: the signal module's names, without enum
+
+__all__ = ["run"]
+
+#: 128 + SIGINT, as :data:`.cli.common.INTERRUPTED`
+_INTERRUPTED = 130
+
+
+def _stop(signum: int = 2, frame: "FrameType | None" = None) -> "NoReturn":
+    """End the process at once, as Ctrl-C ends a command: one line and exit code 130."""
+    try:  # noqa: SIM105 (contextlib would be an import)
+        os.write(sys.stderr.fileno(), b"interrupted\n")
+    except (OSError, ValueError, AttributeError):
+        pass  # no stderr to say it on
+    os._exit(_INTERRUPTED)
+
+
+def run() -> "NoReturn":
+    """Run the command line on ``sys.argv`` and exit with its code (the ``unbeatable``
+    script)."""
+    guarded("unbeatable.cli")
+
+
+def guarded(module: str) -> "NoReturn":
+    """Import ``module`` and exit with the code of its ``main()``, ``finish(code)`` if it has
+    one: with Ctrl-C ending the process at once (one line, exit code 130) while the module is
+    imported and after ``main`` has returned, and raising KeyboardInterrupt in between
+    (``main``'s to handle; one that escapes it ends the process the same way)."""
+    heard = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if heard:
+        signal.signal(signal.SIGINT, _stop)
+    import importlib  # the heavy imports: Ctrl-C here ends the process at once
+
+    entry = importlib.import_module(module)
+    try:
+        if heard:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        code = entry.main()
+    except KeyboardInterrupt:
+        _stop()
+    if heard:
+        signal.signal(signal.SIGINT, _stop)
+    finish = getattr(entry, "finish", sys.exit)
+    finish(code)
+    sys.exit(code)
+
 
 if __name__ == "__main__":
     run()

@@ -6,15 +6,19 @@ is an :class:`~unbeatable.game.Outcome`, a :class:`~unbeatable.game.Payoff` exac
 that declares ``numeric_outcomes``, or None (and ``is_terminal()`` saying the same), legal
 moves exactly while the game goes on, in the same order each time they are asked for, ``play``
 that returns a new state and leaves its input alone, equal positions equal and hashing equal, a
-hashable table key, a side to move of 0 or 1, a numeric evaluation, hints that are legal moves
-(``ordered_moves``, ``noisy_moves``, ``winning_move``, and a winning move that wins), a ``ply``
-that is 0 at a game's initial position and grows by one with each move (or stays 0 in a game
-that does not count moves), a ``max_plies`` that no game outlasts and that never grows along a
-game, a ``null_move`` that gives the other player the move in a new state that keeps these
-promises itself, picklable states (the parallel search sends them to other processes) and,
-when the game can read and write positions and moves, notation that reads back. Turns need
-not alternate. The first broken promise raises :class:`GameCheckError`, which names the check,
-the position and the move.
+hashable table key, a side to move that is one of the players, a numeric evaluation, hints
+that are legal moves (``ordered_moves``, ``noisy_moves``, ``winning_move``, and a winning move
+that wins), a ``ply`` that is 0 at a game's initial position and grows by one with each move
+(or stays 0 in a game that does not count moves), a ``max_plies`` that no game outlasts and
+that never grows along a game, a ``null_move`` that gives the other player the move in a new
+state that keeps these promises itself, picklable states (the parallel search sends them to
+other processes) and, when the game can read and write positions and moves, notation that
+reads back. Turns need not alternate. A game of chance is held to its chance nodes (declared
+by ``has_chance``; outcomes that are the legal moves, in order, with positive probabilities
+summing to 1); a game of more than two players to payoffs of one value per player and an
+evaluation for each; a game that declares ``value_bounds`` to payoffs and evaluations within
+them. The first broken promise raises :class:`GameCheckError`, which names the check, the
+position and the move.
 
 >>> from unbeatable import check_game, get_game
 >>> check_game(get_game("tictactoe").initial(), games=5).positions > 0
@@ -28,9 +32,10 @@ import pickle
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from .game import FIRST, SECOND, Game, GameError, Move, Outcome, Payoff, State
+from .game import Game, GameError, Move, Outcome, Payoff, State
 
 __all__ = ["CheckReport", "GameCheckError", "check_game"]
 
@@ -186,9 +191,14 @@ def _check_position(state: State, game: Game | None, *, passed: bool = False) ->
         )
     if _call("is_terminal", state, state.is_terminal) != (outcome is not None):
         raise _fail("is_terminal", state, "is_terminal() disagrees with outcome()")
+    players = _check_players(state, outcome)
     to_move = _call("to_move", state, lambda: state.to_move)
-    if to_move not in (FIRST, SECOND) or isinstance(to_move, bool):
-        raise _fail("to_move", state, f"to_move must be 0 or 1, not {to_move!r}")
+    if not isinstance(to_move, int) or isinstance(to_move, bool) or not 0 <= to_move < players:
+        raise _fail(
+            "to_move",
+            state,
+            f"to_move must be a player from 0 to {players - 1}, not {to_move!r}",
+        )
     _plies(state)
     moves = _check_moves(state, outcome)
     key = _call("key", state, state.key)
@@ -201,14 +211,132 @@ def _check_position(state: State, game: Game | None, *, passed: bool = False) ->
             state,
             "a pickled copy differs (equality, hash or key)",
         )
+    chance = _call("is_chance", state, lambda: state.is_chance)
+    if chance:
+        _check_chance(state, outcome, moves)
     if outcome is not None:
         return
-    _check_hints(state, moves, to_move)
+    _check_evaluation(state, players)
+    if not chance:  # hints are for a player's moves, not for a roll
+        _check_hints(state, moves, to_move)
     if passed:
         return
     _check_null_move(state, game, to_move)
     if game is not None:
         _check_notation(state, game, moves)
+
+
+def _check_players(state: State, outcome: Outcome | Payoff | None) -> int:
+    """How many players: two or more, a payoff of one value each, within the bounds."""
+    players = _call("players", state, lambda: state.players)
+    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        raise _fail("players", state, f"players must be a whole number >= 2, not {players!r}")
+    if players > 2 and not state.numeric_outcomes:
+        raise _fail(
+            "players",
+            state,
+            f"a game of {players} players ends with a Payoff of one value per player and "
+            "says so: set numeric_outcomes = True (an Outcome names two players only)",
+        )
+    if isinstance(outcome, Payoff) and len(outcome.values) != players:
+        raise _fail(
+            "outcome",
+            state,
+            f"the payoff {outcome!r} has {len(outcome.values)} values for {players} players",
+        )
+    bounds = state.value_bounds
+    if bounds is not None:
+        low, high = _bounds(state, bounds)
+        if isinstance(outcome, Payoff) and not all(low <= v <= high for v in outcome.values):
+            raise _fail("value_bounds", state, f"the payoff {outcome!r} lies outside {bounds!r}")
+    return players
+
+
+def _check_evaluation(state: State, players: int) -> None:
+    """A number from evaluate() (within the bounds), and one per player from
+    evaluate_players()."""
+    value = _call("evaluate", state, state.evaluate)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise _fail("evaluate", state, f"evaluate() must return a number, not {value!r}")
+    bounds = state.value_bounds
+    if bounds is not None:
+        low, high = _bounds(state, bounds)
+        if not low <= value <= high:
+            raise _fail("value_bounds", state, f"evaluate() {value!r} lies outside {bounds!r}")
+    each = list(_call("evaluate_players", state, state.evaluate_players))
+    if len(each) != players or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v) for v in each
+    ):
+        raise _fail(
+            "evaluate_players",
+            state,
+            f"evaluate_players() must give {players} numbers, one per player, not {each!r}",
+        )
+
+
+def _bounds(state: State, bounds: Any) -> tuple[float, float]:
+    """``value_bounds``, checked to be two finite numbers, the least first."""
+    try:
+        low, high = bounds
+    except (TypeError, ValueError):
+        raise _fail(
+            "value_bounds", state, f"value_bounds must be (least, greatest), not {bounds!r}"
+        ) from None
+    if (
+        not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in (low, high)
+        )
+        or not low < high
+    ):
+        raise _fail(
+            "value_bounds",
+            state,
+            f"value_bounds must be two finite numbers, the least first, not {bounds!r}",
+        )
+    return float(low), float(high)
+
+
+#: How far the probabilities of a chance node may sum from 1 (rounding in floats).
+PROBABILITY_SLACK = 1e-9
+
+
+def _check_chance(state: State, outcome: Any, moves: list[Move]) -> None:
+    """A chance node: declared, unfinished, its outcomes the legal moves with probabilities."""
+    if not state.has_chance:
+        raise _fail("is_chance", state, "is_chance is True but the game does not set has_chance")
+    if outcome is not None:
+        raise _fail("is_chance", state, f"a finished game ({outcome}) is no chance node")
+    pairs = list(_call("chance_outcomes", state, state.chance_outcomes))
+    if not pairs:
+        raise _fail("chance_outcomes", state, "a chance node lists no outcomes")
+    total = 0.0
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise _fail(
+                "chance_outcomes", state, f"an outcome is (move, probability), not {pair!r}"
+            )
+        probability = pair[1]
+        if (
+            isinstance(probability, bool)
+            or not isinstance(probability, (int, float, Fraction))
+            or not 0 < probability <= 1
+        ):
+            raise _fail(
+                "chance_outcomes",
+                state,
+                f"the probability of {pair[0]!r} must be a number above 0 and at most 1, "
+                f"not {probability!r}",
+            )
+        total += float(probability)
+    if abs(total - 1) > PROBABILITY_SLACK:
+        raise _fail("chance_outcomes", state, f"the probabilities sum to {total!r}, not 1")
+    if [m for m, _ in pairs] != moves:
+        raise _fail(
+            "chance_outcomes",
+            state,
+            "the outcomes of chance_outcomes() must be the legal moves, in the same order",
+        )
 
 
 def _check_moves(state: State, outcome: Outcome | Payoff | None) -> list[Move]:

@@ -4,9 +4,9 @@ pictures.
 The objects live low in the layers (a :class:`~unbeatable.game.State` in the protocol, a
 :class:`~unbeatable.search.SearchResult` in the search) and the pictures high
 (:mod:`unbeatable.drawing`, which draws states, trees and timelines). So the drawing module
-registers its functions here when it is imported (``import unbeatable`` imports it), and the
-objects' ``_repr_svg_`` and ``_repr_html_`` ask for them by name: with nothing registered they
-answer None, and Jupyter falls back to the text.
+registers its functions here when it is imported (the first name taken from ``unbeatable``
+imports it), and the objects' ``_repr_svg_`` and ``_repr_html_`` ask for them by name: with
+nothing registered they answer None, and Jupyter falls back to the text.
 """
 
 from __future__ import annotations

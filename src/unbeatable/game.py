@@ -18,8 +18,9 @@ from __future__ import annotations
 import enum
 import math
 import random
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -34,6 +35,7 @@ from .messages import cut_echoes as cut_echoes
 
 __all__ = [
     "FIRST",
+    "ORDINALS",
     "SECOND",
     "GameError",
     "IllegalMoveError",
@@ -42,6 +44,9 @@ __all__ = [
     "Move",
     "Outcome",
     "Payoff",
+    "SearchAnswer",
+    "SearchLine",
+    "SearchRequest",
     "SolveAnswer",
     "SolveRequest",
     "State",
@@ -67,9 +72,25 @@ def require_text(text: object) -> str:
     return text
 
 
+#: How players are named, by index: the first, the second, ... (then "player 11" on).
+ORDINALS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
+
+
 def player_name(player: int) -> str:
-    """'first' or 'second'."""
-    return "first" if player == FIRST else "second"
+    """'first', 'second', 'third', ... for the players 0, 1, 2, ... ('player 11' from the
+    eleventh on)."""
+    return ORDINALS[player] if 0 <= player < len(ORDINALS) else f"player {player + 1}"
 
 
 class Outcome(enum.Enum):
@@ -108,6 +129,8 @@ class Payoff:
     """
 
     values: tuple[float, ...]
+    #: How people say it (``"third player wins"``); the numbers when empty. Not compared.
+    text: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         values = self.values
@@ -130,6 +153,15 @@ class Payoff:
         negation to the second."""
         return cls((first, -first))
 
+    @classmethod
+    def win_for(cls, player: int, players: int, *, draw: bool = False) -> Payoff:
+        """A game of ``players`` players won by ``player``: 1 to it, -1 to every other (or,
+        with ``draw``, 0 to all: nobody won); said as people say it."""
+        if draw:
+            return cls((0,) * players, "draw")
+        values = tuple(1 if p == player else -1 for p in range(players))
+        return cls(values, f"{player_name(player)} player wins")
+
     @property
     def winner(self) -> int | None:
         """The player with the greatest payoff, or None when two or more share it."""
@@ -138,6 +170,8 @@ class Payoff:
         return best[0] if len(best) == 1 else None
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         if len(self.values) == 2 and self.values[1] == -self.values[0]:
             return f"payoff {_number(self.values[0])}"
         return "payoffs " + ", ".join(_number(v) for v in self.values)
@@ -219,8 +253,64 @@ class SolveAnswer:
     interrupted: bool = False
 
 
+@dataclass(frozen=True)
+class SearchRequest:
+    """What the search asks of a game's own heuristic searcher (see
+    :meth:`State.searcher_answers`): a search of a game too large to solve, under limits.
+
+    ``depth`` (plies), ``deadline`` (a :func:`time.perf_counter` reading) and ``max_nodes``:
+    stop at the first of them reached (none at all: until ``stop``). ``stop``: an event that,
+    once set from any thread, ends the search as a spent budget does. ``lines``: how many of
+    the best moves get their own line and value (MultiPV; the number of legal moves asks for
+    every move's). ``threads`` and ``table_size`` (entries): what the searcher may use (None:
+    its own defaults). ``memory``: a dictionary the caller keeps from one search to the next
+    (a library searcher's own), where the game's searcher may keep its table and heuristics so
+    that a search starts from what the last one learnt; an empty one starts afresh.
+    """
+
+    depth: int | None = None
+    deadline: float | None = None
+    max_nodes: int | None = None
+    stop: threading.Event | None = field(default=None, compare=False)
+    lines: int = 1
+    threads: int | None = None
+    table_size: int | None = None
+    memory: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SearchLine:
+    """One line of a game's own searcher: its ``moves`` (the first is the root move it
+    scores), and that move's ``value`` from the view of the side to move at the root, on the
+    scale of :meth:`State.evaluate` (chess: centipawns). ``mate``: when the searcher found the
+    game's end along the line, the plies to it, positive when the side to move wins, negative
+    when it loses (``value`` is then the searcher's own and not read); None otherwise."""
+
+    moves: tuple[Move, ...]
+    value: int
+    mate: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    """A game's own searcher's answer after one completed iteration (see
+    :meth:`State.searcher_answers`): its ``lines``, best first (at least one); the ``depth`` of
+    the iteration, the deepest ply reached (``seldepth``), the positions visited so far
+    (``nodes``). ``complete``: this iteration completed (False for the last answer of a search
+    cut short by its limits or ``stop``: it repeats the last completed iteration's lines, or a
+    legal move when none completed); ``interrupted``: Ctrl-C cut it short."""
+
+    lines: tuple[SearchLine, ...]
+    depth: int = 0
+    seldepth: int = 0
+    nodes: int = 0
+    complete: bool = True
+    interrupted: bool = False
+
+
 class State(ABC):
-    """A position of a two-player, zero-sum game of perfect information.
+    """A position of a game of perfect information: two players, zero-sum, by default; a game
+    may also have chance (dice) and more players.
 
     Subclasses must be immutable, hashable (equal positions hash equal) and picklable.
     Required: :attr:`to_move`, :meth:`legal_moves`, :meth:`play`, :meth:`outcome`.
@@ -239,9 +329,27 @@ class State(ABC):
     * :attr:`has_solver` with :meth:`solver_value`, :meth:`solver_moves` and
       :meth:`solver_line`: a solver of the game's own that answers exact questions faster
       than the generic search.
+    * :attr:`has_searcher` with :meth:`searcher_answers`: a heuristic searcher of the game's
+      own (chess's compiled engine) that answers a search asked for no algorithm, under its
+      limits, faster than the generic search.
 
     Turns need not alternate: a player may move several times in a row (``to_move`` says who
     moves); the search negates a value only where the side to move changes.
+
+    **Chance** (dice, a card drawn): a game that has it sets :attr:`has_chance`; a position
+    where chance moves says so with :attr:`is_chance`, lists every outcome with its
+    probability in :meth:`chance_outcomes`, and has those outcomes as its legal moves (in the
+    same order), so that a roll is played, written and read like a move. ``to_move`` there
+    names the player whose view the position's value is from (usually the one about to roll).
+    Its values are expectations: a game that ends with an :class:`Outcome` is worth its
+    expected score (a win 1, a draw 0, a loss -1; the chance to win, a draw counting half, is
+    half of one plus it); one that ends with :class:`Payoff` its expected payoff, whose
+    bounds it declares in :attr:`value_bounds` for *-minimax to prune.
+
+    **More than two players**: :attr:`players` says how many; such a game ends with a
+    :class:`Payoff` holding one value per player (:meth:`Payoff.win_for`), sets
+    :attr:`numeric_outcomes`, and may give :meth:`evaluate_players` for searches to a depth
+    limit. max^n and the paranoid search play it.
     """
 
     __slots__ = ()
@@ -260,6 +368,11 @@ class State(ABC):
     #: :meth:`solver_moves` and :meth:`solver_value` instead of searching.
     has_solver: ClassVar[bool] = False
 
+    #: True when the game has a heuristic searcher of its own (:meth:`searcher_answers`):
+    #: then a search that asks for no algorithm, evaluation, move order, features or observer
+    #: is answered by it (a game's own solver, where it answers, comes first).
+    has_searcher: ClassVar[bool] = False
+
     #: True when the game ends with a :class:`Payoff` (numbers) rather than an
     #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
     numeric_outcomes: ClassVar[bool] = False
@@ -267,6 +380,16 @@ class State(ABC):
     #: False when no game can end in a draw (Hex): a proof that the side to move does not
     #: win is then a proof that it loses (proof-number search needs one search, not two).
     has_draws: ClassVar[bool] = True
+
+    #: True when the game has chance nodes (:attr:`is_chance`): it is searched by
+    #: expectiminimax or *-minimax, never by alpha-beta (which would take chance for a player).
+    has_chance: ClassVar[bool] = False
+
+    #: The least and the greatest value a finished game can be worth to any player, when
+    #: known: the bounds of its :class:`Payoff` values, which also hold its evaluations.
+    #: *-minimax (``star1``, ``star2``) prunes chance nodes with them. A game of chance that
+    #: ends with an :class:`Outcome` needs none: its values lie between -1 and 1.
+    value_bounds: ClassVar[tuple[float, float] | None] = None
 
     #: Seconds a search takes when it is given no limit at all. None (the default): such a
     #: search goes to the end of the game and is exact. A game too large to solve (chess) sets
@@ -283,7 +406,8 @@ class State(ABC):
     @property
     @abstractmethod
     def to_move(self) -> int:
-        """The player to move: :data:`FIRST` (0) or :data:`SECOND` (1)."""
+        """The player to move: :data:`FIRST` (0), :data:`SECOND` (1), ... below
+        :attr:`players`. At a chance node, the player whose view its value is from."""
 
     @abstractmethod
     def legal_moves(self) -> Sequence[Move]:
@@ -300,6 +424,31 @@ class State(ABC):
         sets :attr:`numeric_outcomes`)."""
 
     # --- optional, with defaults ------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many players the game has (default 2). With more than two, the game ends with a
+        :class:`Payoff` of one value per player."""
+        return 2
+
+    @property
+    def is_chance(self) -> bool:
+        """True where chance moves (a roll of the dice): the legal moves are then the outcomes
+        of :meth:`chance_outcomes`. Default: never."""
+        return False
+
+    def chance_outcomes(self) -> Sequence[tuple[Move, float]]:
+        """At a chance node (:attr:`is_chance`), every outcome with its probability (positive,
+        summing to 1), in the order of :meth:`legal_moves`; elsewhere nothing."""
+        return ()
+
+    def evaluate_players(self) -> Sequence[float]:
+        """A heuristic value for every player (positive is good for it), for max^n and the
+        paranoid search at a depth limit. Default: from :meth:`evaluate`, the side to move's,
+        ``e`` to it and ``-e / (players - 1)`` to every other (for two players: ``e, -e``)."""
+        value = self.evaluate()
+        others = -value / (self.players - 1) if value else 0
+        return tuple(value if p == self.to_move else others for p in range(self.players))
 
     @property
     def ply(self) -> int:
@@ -321,7 +470,9 @@ class State(ABC):
         """A heuristic value from the side to move's view (positive is good for it).
 
         Only called on unfinished positions at a depth limit. The default knows nothing and
-        says 0; override it for games too large to solve.
+        says 0; override it for games too large to solve. In a game of chance it estimates the
+        value on the scale of the exact ones (the expected score, -1 to 1, or the expected
+        payoff, within :attr:`value_bounds`), at chance nodes too.
         """
         return 0
 
@@ -386,6 +537,12 @@ class State(ABC):
         """
         return None
 
+    def warm_up(self) -> None:
+        """Load in this process what searching this game needs and is slow to load (a
+        compiled solver's kernels). A parallel searcher calls it before it forks its worker
+        processes from this one, so that each starts with it. The default does nothing."""
+        return None
+
     def solver_value(self, request: SolveRequest) -> int | None:
         """This unfinished position's exact value (solve convention; with ``request.weak`` only
         its sign counts) from the game's own solver, or None when it has none or a budget in
@@ -405,6 +562,14 @@ class State(ABC):
         then follows :meth:`solver_moves` answers). Only called when :attr:`has_solver` is
         True."""
         return None
+
+    def searcher_answers(self, request: SearchRequest) -> Iterator[SearchAnswer]:
+        """The game's own searcher's answers about this unfinished position under ``request``:
+        one after each completed iteration, each with the ``request.lines`` best moves' lines
+        (best first); the last answer is the search's (see :class:`SearchAnswer`). Only called
+        when :attr:`has_searcher` is True. Ctrl-C may end it: the searcher then gives its last
+        answer marked ``interrupted`` rather than raising."""
+        return iter(())
 
     # --- notation -------------------------------------------------------------------------
 

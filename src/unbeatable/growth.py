@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from .game import FIRST, Move, State, player_name
-from .search import SearchOptions
+from .search import SearchOptions, policy
 from .search.mcts import MCTS, TreeNode, outcome_class
 from .search.pns import DFPN, INFINITE, WINS
 
@@ -401,7 +401,10 @@ def grow_tree(
     state: State, algorithm: str, budget: int = 30, *, max_nodes: int = 500,
     options: SearchOptions | None = None,
 ) -> Growth:
-    """:func:`mcts_growth` or :func:`pns_growth` by name."""
+    """:func:`mcts_growth` or :func:`pns_growth` by name (refused, as a search would be, on a
+    game of chance or of more than two players: :func:`.search.policy.check_algorithm`)."""
+    if algorithm in GROWTH_ALGORITHMS:
+        policy.check_algorithm(state, algorithm)
     if algorithm == "mcts":
         return mcts_growth(state, budget, options, max_nodes=max_nodes)
     if algorithm == "pns":

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .game import Move, Outcome, Payoff, State
+from .messages import cut
 from .search import ALGORITHMS, Limits, Searcher, SearchResult
 from .search.options import PLAYOUTS
 
@@ -20,6 +21,7 @@ __all__ = [
     "Tally",
     "parse_player",
     "play_match",
+    "roll",
     "score_game",
 ]
 
@@ -40,6 +42,20 @@ class PlayerSpecError(ValueError):
     def __init__(self, message: str, text: str) -> None:
         super().__init__(message)
         self.text = text
+
+
+def roll(state: State, rng: random.Random) -> Move:
+    """Chance's move at a chance node (:attr:`State.is_chance`): an outcome drawn with its
+    probability by ``rng``."""
+    outcomes = list(state.chance_outcomes())
+    if not outcomes:
+        raise ValueError(f"{state} is no chance node: nothing to roll")
+    point = rng.random() * sum(float(p) for _, p in outcomes)
+    for move, probability in outcomes:
+        point -= float(probability)
+        if point < 0:
+            return move
+    return outcomes[-1][0]
 
 
 class Player:
@@ -123,23 +139,43 @@ def parse_player(spec: str, rng: random.Random) -> Player:
                 raise bad("perfect takes no argument")
             limits = Limits()
         elif kind == "depth":
-            limits = Limits(depth=int(arg))
+            limits = Limits(depth=_whole(arg))
         elif kind == "nodes":
-            limits = Limits(nodes=int(arg))
+            limits = Limits(nodes=_whole(arg))
         elif kind == "time":
-            limits = Limits(time=float(arg))
+            limits = Limits(time=_seconds(arg))
         elif kind == "mcts":  # Monte Carlo tree search for SECONDS a move
             if algorithm not in (None, "mcts"):
                 raise bad(f"mcts plays Monte Carlo tree search, not {algorithm}")
-            limits, algorithm = Limits(time=float(arg)), "mcts"
+            limits, algorithm = Limits(time=_seconds(arg)), "mcts"
         else:
             raise bad(f"unknown kind {kind!r}")
     except ValueError as err:
         if isinstance(err, PlayerSpecError):
             raise
-        raise bad(f"{arg!r} is not a valid {kind} limit") from None
+        raise bad(f"{cut(arg)!r} is not a valid {kind} limit") from None
     searcher = Searcher(algorithm, evaluate=evaluate, rng=rng, playout=playout)
     return AIPlayer(limits, searcher, name=text)
+
+
+#: The most characters a number in a player spec may have.
+MAX_NUMBER_TEXT = 30
+
+
+def _whole(text: str) -> int:
+    """A count written in ASCII digits (``int`` also reads ``１`` and ``1_0``); a ValueError
+    otherwise."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    """Seconds written in ASCII without ``_`` (``float`` also reads ``１`` and ``1_0``); a
+    ValueError otherwise."""
+    if not text.isascii() or "_" in text or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return float(text)
 
 
 def _options(
@@ -183,16 +219,22 @@ class MatchRecord:
 
 def play_match(
     state: State,
-    first: Player,
-    second: Player,
+    *players: Player,
     on_move: Callable[[State, Move], None] | None = None,
+    rng: random.Random | None = None,
 ) -> MatchRecord:
-    """Play one game from ``state`` between two players; the record of the game."""
+    """Play one game from ``state``, player ``i`` playing side ``i`` (as many players as the
+    game has: two, or more); the record of the game. At a chance node the dice are rolled
+    with ``rng`` (default: a generator of its own); a roll takes no time of any player."""
     record = MatchRecord()
-    players = (first, second)
+    if len(players) != state.players:
+        raise ValueError(
+            f"the game has {state.players} players, but {len(players)} were given to play it"
+        )
+    dice = rng if rng is not None else random.Random()
     while state.outcome() is None:
         start = time.perf_counter()
-        move = players[state.to_move].choose(state)
+        move = roll(state, dice) if state.is_chance else players[state.to_move].choose(state)
         record.times.append(time.perf_counter() - start)
         if on_move is not None:
             on_move(state, move)
@@ -213,6 +255,8 @@ class Tally:
     losses: int = 0
     moves: int = 0
     seconds: float = 0.0
+    #: the payoffs won, summed (a game that ends with numbers)
+    payoff: float = 0.0
 
     @property
     def games(self) -> int:
@@ -227,25 +271,42 @@ class Tally:
     def seconds_per_move(self) -> float | None:
         return self.seconds / self.moves if self.moves else None
 
+    @property
+    def mean_payoff(self) -> float | None:
+        """The payoff won a game, on average (a game that ends with numbers)."""
+        return self.payoff / self.games if self.games else None
+
 
 def score_game(record: MatchRecord, start: State, tallies: dict[int, Tally]) -> None:
     """Add a finished game, played from ``start``, to the tally of each side: ``tallies``
-    maps a side (0 first, 1 second) to the tally of the player who played it. A move counts
-    for the side to move in the position it was played in, so extra turns are counted right.
+    maps a side (0 first, 1 second, ...) to the tally of the player who played it. The side
+    alone at the top wins; sides sharing the top draw (all of them: a draw); the others lose;
+    a game that ends with a :class:`Payoff` adds each side's number to its payoff. A move
+    counts for the side to move in the position it was played in, so extra turns are counted
+    right; a roll of the dice counts for nobody.
     """
-    if record.outcome is None:
+    outcome = record.outcome
+    if outcome is None:
         raise ValueError("the game is not finished: it has no outcome to score")
-    winner = record.outcome.winner
+    if isinstance(outcome, Payoff):
+        values = outcome.values
+    else:
+        winner = outcome.winner
+        values = tuple(0 if winner is None else 1 if p == winner else -1 for p in range(2))
+    top = max(values)
+    sharing = sum(1 for v in values if v == top)
     for side, tally in tallies.items():
-        if winner is None:
-            tally.draws += 1
-        elif winner == side:
-            tally.wins += 1
-        else:
+        if values[side] < top:
             tally.losses += 1
+        elif sharing > 1:
+            tally.draws += 1
+        else:
+            tally.wins += 1
+        if isinstance(outcome, Payoff):
+            tally.payoff += values[side]
     state = start
     for move, seconds in zip(record.moves, record.times, strict=True):
-        mover = tallies.get(state.to_move)
+        mover = None if state.is_chance else tallies.get(state.to_move)
         if mover is not None:
             mover.moves += 1
             mover.seconds += seconds

@@ -20,10 +20,13 @@ from .game import Game, Move, State, player_name
 from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
 from .search.deepening import Searching
 from .search.result import MoveStats
+from .search.score import heuristic_text
 
 __all__ = [
+    "REPORT_VERSION",
     "SCHEMA",
     "Analysis",
+    "LineReport",
     "MoveReport",
     "Report",
     "ScoreReport",
@@ -34,6 +37,7 @@ __all__ = [
     "line_text",
     "shown",
     "unknown",
+    "values_text",
 ]
 
 
@@ -46,13 +50,20 @@ def _load_schema() -> dict[str, Any]:
 #: The JSON Schema of :meth:`Report.to_json` (also printed in docs/cli.md).
 SCHEMA: dict[str, Any] = _load_schema()
 
+#: The version of :data:`SCHEMA` that :meth:`Report.to_json` follows (its ``version`` field).
+REPORT_VERSION = 2
+
 
 @dataclass(frozen=True)
 class ScoreReport:
     """A score as people and programs read it.
 
-    ``kind``: win, loss, draw, heuristic or bounds; ``text``: as printed (``win in 3``);
-    ``value``: the library's integer; ``plies`` and ``moves_to_end`` for a win or loss;
+    ``kind``: win, loss, draw, value (a number), heuristic or bounds; ``text``: as printed
+    (``win in 3``); ``value``: the library's integer, or a number (a game of payoffs, of
+    chance, of more players); ``meaning``: what a number means (see
+    :data:`~unbeatable.search.score.MEANINGS`); ``values``: the value to every player, where
+    the search gives numbers; ``win_probability``: an expected score's chance to win;
+    ``plies`` and ``moves_to_end`` for a win or loss;
     ``solve_score`` when the value is exact and the game has the solve convention. A search
     cut short may know only bounds of a value (a game's own solver stopped by a budget or
     Ctrl-C): then ``kind`` is bounds, ``lower`` and ``upper`` are the proven ends (each a win,
@@ -69,13 +80,20 @@ class ScoreReport:
     solve_score: int | None = None
     lower: ScoreReport | None = None
     upper: ScoreReport | None = None
+    meaning: str | None = None
+    values: tuple[float, ...] | None = None
+    win_probability: float | None = None
 
     @classmethod
     def of(
-        cls, state: State, score: Score, bounds: tuple[Score, Score] | None = None
+        cls,
+        state: State,
+        score: Score,
+        bounds: tuple[Score, Score] | None = None,
+        values: tuple[float, ...] | None = None,
     ) -> ScoreReport:
         """The report of ``score``, or of ``bounds`` (lower, upper) when given: the one score
-        when both ends meet."""
+        when both ends meet; ``values``: the value to every player."""
         if bounds is not None:
             lower, upper = bounds
             if lower.value == upper.value:
@@ -96,10 +114,19 @@ class ScoreReport:
             plies=score.plies,
             moves_to_end=score.moves,
             solve_score=solve_score(state, score) if exact else None,
+            meaning=score.meaning,
+            values=None if values is None else tuple(values),
+            win_probability=score.probability,
         )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "text": self.text, "value": self.value}
+        if self.meaning is not None:
+            data["meaning"] = self.meaning
+        if self.values is not None:
+            data["values"] = list(self.values)
+        if self.win_probability is not None:
+            data["win_probability"] = round(self.win_probability, 12)
         if self.plies is not None:
             data["plies"] = self.plies
             data["moves_to_end"] = self.moves_to_end
@@ -122,15 +149,30 @@ class MoveReport:
     label: str
     #: an algorithm's own figures for the move (mcts: visits and mean; pns: proof numbers)
     stats: MoveStats | None = None
+    #: where the dice are to roll, how likely this outcome is
+    probability: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {"move": self.move, **self.score.to_json(), "best": self.best}
+        if self.probability is not None:
+            data["probability"] = self.probability
         if self.stats is not None:
             for name in ("visits", "mean", "proof", "disproof"):
                 figure = getattr(self.stats, name)
                 if figure is not None:
                     data[name] = figure
         return data
+
+
+@dataclass(frozen=True)
+class LineReport:
+    """One of the best lines (a game's own searcher's MultiPV): its moves and its score."""
+
+    pv: tuple[str, ...]
+    score: ScoreReport
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pv": list(self.pv), "score": self.score.to_json()}
 
 
 @dataclass(frozen=True)
@@ -154,13 +196,22 @@ class Report:
     complete: bool
     interrupted: bool
     algorithm: str
+    players: int = 2
+    #: the dice are to roll: the moves are the outcomes, the score their expectation
+    chance: bool = False
+    #: the best lines, best first (empty when the search gave only ``pv``)
+    lines: tuple[LineReport, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON data, valid against :data:`SCHEMA`."""
+        lines = {"lines": [line.to_json() for line in self.lines]} if self.lines else {}
         return {
+            "version": REPORT_VERSION,
             "game": self.game,
             "position": self.position,
             "to_move": self.to_move,
+            "players": self.players,
+            "chance": self.chance,
             "score": self.score.to_json(),
             "best_moves": list(self.best_moves),
             "moves": [m.to_json() for m in self.moves],
@@ -174,6 +225,7 @@ class Report:
             "complete": self.complete,
             "interrupted": self.interrupted,
             "algorithm": self.algorithm,
+            **lines,
         }
 
 
@@ -210,7 +262,8 @@ def describe(
             return f"between {describe(lower, state)} and {describe(upper, state)}"
         score = lower
     if score.kind == "heuristic":
-        return f"{score.value:+d} (heuristic{'' if depth is None else f', depth {depth}'})"
+        value = heuristic_text(score.value)
+        return f"{value} (heuristic{'' if depth is None else f', depth {depth}'})"
     text = str(score)
     if state is not None and score.exact and state.max_plies is not None and not score.numeric:
         text += f" [{solve_score(state, score):+d}]" if score.value else " [0]"
@@ -226,11 +279,23 @@ def describe_result(
     searched position) adds the solve-convention scores. Every front end labels scores so."""
     depth = None if result.exact else result.depth
     bounds = result.move_bounds or {}
+    vectors = result.move_values or {}
+    many = state is not None and state.players > 2
     moves = {
-        m: describe(s, state, depth, bounds=bounds.get(m))
+        m: describe(s, state, depth, bounds=bounds.get(m)) + (
+            f" ({values_text(vectors[m])})" if many and m in vectors else ""
+        )
         for m, s in (result.move_scores or {}).items()
     }
-    return describe(result.score, state, depth, bounds=result.score_bounds), moves
+    label = describe(result.score, state, depth, bounds=result.score_bounds)
+    if many and result.values is not None:
+        label += f" ({values_text(result.values)})"
+    return label, moves
+
+
+def values_text(values: Iterable[float]) -> str:
+    """The value to every player, as people read it: ``first 1, second -1, third -1``."""
+    return ", ".join(f"{player_name(p)} {v:.4g}" for p, v in enumerate(values))
 
 
 def line_text(state: State, moves: Iterable[Move], *, labels: bool = False) -> tuple[str, ...]:
@@ -264,13 +329,16 @@ def build_report(
     best = set(result.best_moves)
     label, labels = describe_result(result, state)
     bounds = result.move_bounds or {}
+    vectors = result.move_values or {}
+    likely = dict(state.chance_outcomes()) if state.is_chance else {}
     moves = tuple(
         MoveReport(
             move=state.move_text(m),
-            score=ScoreReport.of(state, s, bounds.get(m)),
+            score=ScoreReport.of(state, s, bounds.get(m), vectors.get(m)),
             best=m in best,
             label=labels[m],
             stats=(result.move_stats or {}).get(m),
+            probability=float(likely[m]) if m in likely else None,
         )
         for m, s in (result.move_scores or {}).items()
     )
@@ -278,7 +346,7 @@ def build_report(
         game=game.spec,
         position=_position_text(game, state, given),
         to_move=player_name(state.to_move),
-        score=ScoreReport.of(state, result.score, result.score_bounds),
+        score=ScoreReport.of(state, result.score, result.score_bounds, result.values),
         label=label,
         best_moves=tuple(state.move_text(m) for m in result.best_moves),
         moves=moves,
@@ -292,6 +360,12 @@ def build_report(
         complete=result.complete and not interrupted,
         interrupted=interrupted,
         algorithm=result.algorithm,
+        players=state.players,
+        chance=state.is_chance,
+        lines=tuple(
+            LineReport(line_text(state, line.pv), ScoreReport.of(state, line.score))
+            for line in result.lines
+        ),
     )
 
 

@@ -1,12 +1,19 @@
 """A UCI engine: ``unbeatable uci`` (or ``python -m unbeatable.uci``) speaks the Universal Chess
 Interface on stdin and stdout, so that any chess GUI or tournament manager can play it.
 
+The search is the library's (:class:`unbeatable.search.Searcher`), which for chess asks the
+game's own searcher: the compiled engine (:mod:`unbeatable.games.chess.searcher`), through the
+policy (:func:`unbeatable.search.policy.uses_searcher`). Its kernels are built (compiled the
+first time, loaded from numba's cache after) before the first ``readyok``.
+
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``setoption name NAME [value VALUE]`` (the
-options of :data:`OPTIONS`; others are ignored, as the protocol asks), ``position startpos|fen
-FEN [moves ...]``, ``go`` (``wtime btime winc binc movestogo``, ``movetime``, ``depth``,
-``nodes``, ``infinite``), ``stop``, ``quit``. The search runs on a thread, so ``stop`` is heard
-at once; every completed iteration prints an ``info`` line, the end a ``bestmove``: every ``go``
-is answered with one, since a GUI waits for it.
+options of :data:`OPTIONS`: ``Hash``, ``Threads``, ``MultiPV``; others are ignored, as the
+protocol asks), ``position startpos|fen FEN [moves ...]``, ``go`` (``wtime btime winc binc
+movestogo``, ``movetime``, ``depth``, ``nodes``, ``infinite``; ``go perft N`` counts the legal
+move sequences of N plies, root move by root move), ``stop``, ``quit``, and ``bench [DEPTH]``
+(the engine's node-count signature, as Stockfish's ``bench``). The search runs on a thread, so
+``stop`` is heard at once; every completed iteration prints an ``info`` line per line of
+``MultiPV``, the end a ``bestmove``: every ``go`` is answered with one, since a GUI waits for it.
 
 A command the engine cannot follow is answered with one ``info string`` saying why, its echo of
 a long text cut: a refused ``position`` keeps the last good position (the start if there was
@@ -28,7 +35,8 @@ from typing import IO, NoReturn
 from .game import State
 from .games import get_game
 from .messages import cut, cut_echoes
-from .search import DEFAULT_TABLE_SIZE, Limits, Searcher, SearchResult
+from .search import DEFAULT_TABLE_SIZE, Limits, Score, Searcher, SearchResult
+from .search.options import max_threads
 
 __all__ = ["OPTIONS", "TimeBudget", "UCISession", "main", "time_for_move"]
 
@@ -45,32 +53,56 @@ HORIZON_MOVES = 25
 #: The shortest search asked for (a search needs a positive time).
 SHORTEST = 0.001
 
-#: Bytes one entry of the transposition table takes in a chess search (its key, value, bound,
-#: depth and move, and the dictionary's slot: 317 measured with tracemalloc on CPython 3.11),
-#: to turn the ``Hash`` option's megabytes into entries.
-ENTRY_BYTES = 320
+#: Bytes one entry of the compiled engine's transposition table takes (a bucket of four
+#: entries is 64 bytes), to turn the ``Hash`` option's megabytes into entries.
+ENTRY_BYTES = 16
 
-#: The ``Hash`` option's default: the megabytes of the library's default table.
+#: The ``Hash`` option's default: the megabytes of the library's default table (2^20 entries,
+#: 16 MiB).
 DEFAULT_HASH = -(-DEFAULT_TABLE_SIZE * ENTRY_BYTES // 2**20)
 
 #: The largest ``Hash`` accepted, in megabytes.
 MAX_HASH = 65536
 
+#: The most lines ``MultiPV`` asks for (more than any position's legal moves: 218).
+MAX_MULTIPV = 256
+
 #: The options ``uci`` lists and ``setoption`` accepts, as ``option`` lines: the table size in
-#: megabytes; ``Threads`` and ``MultiPV`` are 1, the only values this engine can use (it
-#: searches on one thread and reports one principal variation), and another is answered with
-#: an ``info string`` saying so.
+#: megabytes, the search threads (lazy SMP over one shared table) and the lines reported.
 OPTIONS = (
     f"option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}",
-    "option name Threads type spin default 1 min 1 max 1",
-    "option name MultiPV type spin default 1 min 1 max 1",
+    f"option name Threads type spin default 1 min 1 max {max_threads()}",
+    f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
 )
 
-#: What the engine cannot do that ``Threads`` and ``MultiPV`` would ask for.
-ONLY_ONE = {
-    "threads": "this engine searches on one thread",
-    "multipv": "this engine reports one principal variation",
+#: Each option's range and what it sets: (low, high, the attribute of the session, the unit).
+RANGES = {
+    "hash": (1, MAX_HASH, "hash_megabytes", "megabytes"),
+    "threads": (1, max_threads(), "threads", "threads"),
+    "multipv": (1, MAX_MULTIPV, "multipv", "lines"),
 }
+
+#: The depth ``bench`` searches when none is given, and the deepest it takes.
+BENCH_DEPTH = 10
+MAX_BENCH_DEPTH = 30
+
+#: The deepest ``go perft`` (depth 7 from the start takes about a minute).
+MAX_PERFT = 12
+
+
+def playable(state: State) -> State:
+    """``state``, or where the game's rules have drawn it (fifty moves, a threefold
+    repetition) while moves remain on the board, the same position with its clock and its
+    history forgotten: a GUI that plays on gets a move."""
+    from .games.chess._tables import P_HALF
+    from .games.chess.core import Position
+    from .games.chess.game import ChessState
+
+    if state.outcome() is None or not isinstance(state, ChessState):
+        return state
+    array = state.position.array.copy()
+    array[P_HALF] = 0
+    return ChessState(Position(array))
 
 
 @dataclass(frozen=True)
@@ -240,21 +272,42 @@ def parse_go(words: list[str]) -> Go:
     return go
 
 
-def info_line(result: SearchResult, state: State) -> str:
-    """The ``info`` line of a completed iteration."""
-    score = result.score
+def score_text(score: Score) -> str:
+    """A score as UCI writes it: ``cp N`` (centipawns) or ``mate N`` (moves, negative when the
+    side to move is mated)."""
     if score.is_win or score.is_loss:
         moves = score.moves or 0
-        value = f"mate {moves if score.is_win else -moves}"
-    else:
-        value = f"cp {score.value}"
+        return f"mate {moves if score.is_win else -moves}"
+    return f"cp {score.value}"
+
+
+def info_lines(result: SearchResult, state: State) -> list[str]:
+    """The ``info`` lines of a completed iteration: one per line of the search (``multipv
+    k`` when it reports more than one), else one of its principal variation."""
     millis = max(1, int(result.elapsed * 1000))
-    pv = " ".join(state.move_text(m) for m in _line(state, result.pv))
-    return (
-        f"info depth {result.depth} seldepth {result.seldepth} score {value} "
+    figures = (
         f"nodes {result.nodes} nps {int(result.nodes * 1000 / millis)} time {millis}"
-        + (f" pv {pv}" if pv else "")
     )
+    lines = result.lines or ()
+    if len(lines) <= 1:
+        pv = " ".join(state.move_text(m) for m in _line(state, result.pv))
+        return [
+            f"info depth {result.depth} seldepth {result.seldepth} score "
+            f"{score_text(result.score)} {figures}" + (f" pv {pv}" if pv else "")
+        ]
+    found = []
+    for k, line in enumerate(lines, start=1):
+        pv = " ".join(state.move_text(m) for m in _line(state, line.pv))
+        found.append(
+            f"info depth {result.depth} seldepth {result.seldepth} multipv {k} score "
+            f"{score_text(line.score)} {figures}" + (f" pv {pv}" if pv else "")
+        )
+    return found
+
+
+def info_line(result: SearchResult, state: State) -> str:
+    """The ``info`` line of a completed iteration's principal variation."""
+    return info_lines(result, state)[0]
 
 
 def _line(state: State, moves: Iterable[object]) -> list[object]:
@@ -268,10 +321,18 @@ def _line(state: State, moves: Iterable[object]) -> list[object]:
     return line
 
 
+def warm_up() -> None:
+    """Build the compiled engine's kernels (compiled the first time, loaded from numba's cache
+    after): the rules, the notation and a search. Before the first ``readyok``."""
+    state = get_game("chess").parse_position("e2e4 e7e5")
+    state.move_label(state.legal_moves()[0])
+    Searcher().search(state, Limits(depth=2))
+
+
 class UCISession:
     """One UCI conversation: the position, the searcher (its table kept within a game), the
-    options set and the search thread. Not the search engine itself
-    (:class:`unbeatable.search.engine.Engine`): it reads commands and answers them."""
+    options set and the search thread. Not the search engine itself (the library's searcher,
+    which asks chess's compiled engine): it reads commands and answers them."""
 
     def __init__(self, out: IO[str]) -> None:
         self.out = out
@@ -279,18 +340,23 @@ class UCISession:
         self.game = get_game("chess")
         self.state = self.game.initial()
         self.hash_megabytes = DEFAULT_HASH
+        self.threads = 1
+        self.multipv = 1
         self.searcher = self.new_searcher()
         self.thread: threading.Thread | None = None
         self.stop = threading.Event()
         self.lag = Lag()
         self.positioned = False  # whether a position command has been accepted
+        self.warm = threading.Thread(target=warm_up, daemon=True)
+        self.warm.start()  # the kernels build while the GUI sets up; `isready` waits for them
 
     def new_searcher(self) -> Searcher:
-        """A searcher with an empty table of :attr:`hash_megabytes` (the library's default
-        table when it is the default)."""
-        if self.hash_megabytes == DEFAULT_HASH:
-            return Searcher(iterative=True)
-        return Searcher(iterative=True, table_size=self.table_size)
+        """A searcher with an empty table of :attr:`hash_megabytes`, :attr:`threads` threads
+        and :attr:`multipv` lines."""
+        return Searcher(
+            iterative=True, table_size=self.table_size, threads=self.threads,
+            multipv=self.multipv,
+        )  # fmt: skip
 
     @property
     def table_size(self) -> int:
@@ -315,6 +381,7 @@ class UCISession:
                 self.send(option)
             self.send("uciok")
         elif command == "isready":
+            self.warm.join()
             self.send("readyok")
         elif command == "setoption":
             self.finish()
@@ -328,7 +395,13 @@ class UCISession:
             self.position(rest)
         elif command == "go":
             self.finish()
-            self.go(rest)
+            if rest[:1] == ["perft"]:
+                self.perft(rest[1:])
+            else:
+                self.go(rest)
+        elif command == "bench":
+            self.finish()
+            self.bench(rest)
         elif command == "stop":
             self.finish()
         elif command == "quit":
@@ -348,18 +421,16 @@ class UCISession:
         cut_at = after.index("value") if "value" in after else len(after)
         name, value = " ".join(after[:cut_at]), " ".join(after[cut_at + 1 :])
         key = name.lower()
-        if key not in ("hash", "threads", "multipv"):
+        if key not in RANGES:
             return
+        low, high, attribute, unit = RANGES[key]
         number = _whole(value)
         if number is None:
             self.send(f"info string setoption {name}: {cut(value, 20)!r} is not a whole number")
-        elif key in ONLY_ONE:
-            if number != 1:
-                self.send(f"info string setoption {name} {number}: {ONLY_ONE[key]}; it stays 1")
-        elif not 1 <= number <= MAX_HASH:
-            self.send(f"info string setoption Hash {number}: choose 1 to {MAX_HASH} megabytes")
-        elif number != self.hash_megabytes:
-            self.hash_megabytes = number
+        elif not low <= number <= high:
+            self.send(f"info string setoption {name} {number}: choose {low} to {high} {unit}")
+        elif number != getattr(self, attribute):
+            setattr(self, attribute, number)
             self.searcher = self.new_searcher()
 
     def position(self, words: list[str]) -> None:
@@ -416,7 +487,7 @@ class UCISession:
         except Exception as error:  # the GUI waits for a bestmove whatever happened
             why = cut_echoes(" ".join(str(error).split()))
             self.send(f"info string the search failed: {type(error).__name__}: {why}")
-            best = next(iter(state.legal_moves()), None)
+            best = next(iter(self.legal(state)), None)
         if infinite:  # the answer waits for `stop`, even when the search ended sooner
             self.stop.wait()
         self.send(f"bestmove {state.move_text(best) if best is not None else '0000'}")
@@ -430,20 +501,71 @@ class UCISession:
     def search(
         self, state: State, limits: Limits, budget: TimeBudget | None, received: float
     ) -> object:
-        """The best move of ``state`` (None when the game is over), with an ``info`` line for
-        every completed iteration."""
-        if state.outcome() is not None:
+        """The best move of ``state`` (None when the game is over: no legal move), with
+        ``info`` lines for every completed iteration."""
+        if not self.legal(state):
             return None
         if budget is not None:
             left = budget.hard - (time.perf_counter() - received)
             limits = replace(limits, time=max(left, SHORTEST))
         result: SearchResult | None = None
+        state = playable(state)
         for result in self.searcher.iterate(state, limits, stop=self.stop):
             if result.complete:
-                self.send(info_line(result, state))
+                for line in info_lines(result, state):
+                    self.send(line)
                 if budget is not None and time.perf_counter() - received >= budget.soft:
                     self.stop.set()  # the next iteration ends at once; this one stands
         return result.move if result is not None else None
+
+    @staticmethod
+    def legal(state: State) -> tuple[int, ...]:
+        """The legal moves of ``state`` on the board, also where the game's rules have
+        already drawn the game (fifty moves, a threefold repetition): a GUI may play on."""
+        from .games.chess.game import ChessState
+
+        assert isinstance(state, ChessState)
+        return state.position.legal_moves()
+
+    def perft(self, words: list[str]) -> None:
+        """``go perft N``: each legal move with the count of legal move sequences of ``N - 1``
+        plies after it, then ``Nodes searched: TOTAL`` (the convention of common engines)."""
+        from .games.chess.core import divide
+
+        depth = _whole(words[0]) if words else None
+        if depth is None or not 1 <= depth <= MAX_PERFT:
+            given = cut(words[0], 20) if words else ""
+            self.send(f"info string go perft: {given!r} is not a depth from 1 to {MAX_PERFT}")
+            return
+        from .games.chess.game import ChessState
+
+        assert isinstance(self.state, ChessState)
+        position = self.state.position
+        total = 0
+        for move, count in divide(position, depth):
+            self.send(f"{move}: {count}")
+            total += count
+        self.send("")
+        self.send(f"Nodes searched: {total}")
+
+    def bench(self, words: list[str]) -> None:
+        """``bench [DEPTH]``: the compiled engine's fixed positions searched to ``DEPTH``
+        (default :data:`BENCH_DEPTH`) on one thread with a fresh 16 MiB table each: the node
+        total is a signature (the same on every machine for the same engine)."""
+        from .games.chess.searcher import BENCH_FENS
+        from .games.chess.searcher import bench as run_bench
+
+        depth = _whole(words[0]) if words else BENCH_DEPTH
+        if depth is None or not 1 <= depth <= MAX_BENCH_DEPTH:
+            given = cut(words[0], 20) if words else ""
+            self.send(f"info string bench: {given!r} is not a depth from 1 to {MAX_BENCH_DEPTH}")
+            return
+        self.warm.join()
+        nodes, seconds = run_bench(depth)
+        self.send(f"info string bench: {len(BENCH_FENS)} positions at depth {depth}")
+        self.send(f"Total time (ms) : {int(seconds * 1000)}")
+        self.send(f"Nodes searched  : {nodes}")
+        self.send(f"Nodes/second    : {int(nodes / max(seconds, 1e-9))}")
 
     def finish(self) -> None:
         """Stop a search under way and wait for its ``bestmove``."""

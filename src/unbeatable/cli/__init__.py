@@ -1,8 +1,8 @@
 """The command line: a thin layer over the library. ``main(argv) -> exit code``.
 
 One module per command (:mod:`.solve`, :mod:`.analyze`, :mod:`.play`, :mod:`.tree`,
-:mod:`.match`, :mod:`.bench`, :mod:`.mpi`, and the optional front ends in :mod:`.frontends`),
-each with its options beside its handler; :mod:`.common` holds what they share.
+:mod:`.match`, :mod:`.bench`, :mod:`.mpi`, :mod:`.warm`, and the optional front ends in
+:mod:`.frontends`), each with its options beside its handler; :mod:`.common` holds what they share.
 
 Every user error (unknown game, bad position, bad move, bad option, unreadable file, failed
 write) is one line on stderr and exit code 2; no traceback. Ctrl-C stops a command with exit
@@ -22,7 +22,7 @@ from typing import IO, NoReturn
 from .. import __version__, registered
 from ..search import ParallelSearchError, WorkerLostError
 from ..search.parallel.watch import end_mpi_job
-from . import analyze, bench, frontends, match, mpi, play, solve, tree
+from . import analyze, bench, frontends, match, mpi, play, solve, tree, warm
 from .common import (
     BROKEN_PIPE,
     INTERRUPTED,
@@ -40,9 +40,9 @@ from .common import (
     shorten,
 )
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["build_parser", "finish", "main", "run"]
 
-COMMANDS = (solve, analyze, play, tree, match, bench, mpi, frontends)
+COMMANDS = (solve, analyze, play, tree, match, bench, mpi, warm, frontends)
 
 
 def build_parser() -> Parser:
@@ -113,8 +113,13 @@ def _dispatch(argv: Sequence[str] | None, streams: Streams) -> int:
 
 
 def run() -> NoReturn:
-    """The console script."""
-    code = main()
+    """The command line on ``sys.argv``, then exit with its code (the entry point,
+    :func:`unbeatable.__main__.run`, also makes Ctrl-C quiet from the first instant)."""
+    finish(main())
+
+
+def finish(code: int) -> NoReturn:
+    """Flush the output and exit with ``code``."""
     try:
         sys.stdout.flush()
     except (OSError, ValueError):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 
 from .. import render
 from ..game import Game, State, player_name
-from ..games import get_game
+from ..games import load_game
 from ..report import analyze, describe_result, line_text, shown
 from ..search import SearchResult
 from . import common
@@ -34,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    game = get_game(args.game)
+    game = load_game(args.game)
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)
@@ -74,25 +75,33 @@ def show(
     color = render.is_tty(out)
     render.print_board(out, game.picture(state), color=color)
     label, labels = describe_result(result, state)
-    out.write(f"{player_name(state.to_move)} player to move: {label}\n")
-    rows = []
-    stats = result.move_stats or {}
-    figures = [name for name in ("visits", "mean", "proof", "disproof")
-               if any(getattr(s, name) is not None for s in stats.values())]
-    for move, text in labels.items():
-        mark = "*" if move in result.best_moves else ""
-        own = stats.get(move)
-        extra = [_figure(getattr(own, name) if own is not None else None) for name in figures]
-        rows.append([f"{mark}{shown(state, move)}", text, *extra])
-    render.print_table(
-        out, ["move", "score", *figures], rows, align="ll" + "r" * len(figures), color=color
-    )
-    best = "best" if result.complete else "best so far"
-    moves = [shown(state, m) for m in result.best_moves[:BEST_SHOWN]]
-    more = len(result.best_moves) - len(moves)
-    tail = f" ... ({len(result.best_moves)} moves; --json lists them all)" if more > 0 else ""
-    out.write(f"{best}: {' '.join(moves)}{tail}\n")
-    out.write(f"principal variation: {' '.join(line_text(state, result.pv, labels=True))}\n")
+    if state.is_chance:  # the dice roll: every outcome, how likely, and what it is worth
+        out.write(f"{player_name(state.to_move)} player to roll: {label}\n")
+        likely = dict(state.chance_outcomes())
+        rows = [[shown(state, m), f"{float(likely[m]):.4f}", text] for m, text in labels.items()]
+        render.print_table(out, ["roll", "chance", "score"], rows, align="lrl", color=color)
+    else:
+        out.write(f"{player_name(state.to_move)} player to move: {label}\n")
+        rows = []
+        stats = result.move_stats or {}
+        figures = [name for name in ("visits", "mean", "proof", "disproof")
+                   if any(getattr(s, name) is not None for s in stats.values())]
+        for move, text in labels.items():
+            mark = "*" if move in result.best_moves else ""
+            own = stats.get(move)
+            extra = [_figure(getattr(own, name) if own is not None else None) for name in figures]
+            rows.append([f"{mark}{shown(state, move)}", text, *extra])
+        render.print_table(
+            out, ["move", "score", *figures], rows, align="ll" + "r" * len(figures), color=color
+        )
+        best = "best" if result.complete else "best so far"
+        moves = [shown(state, m) for m in result.best_moves[:BEST_SHOWN]]
+        more = len(result.best_moves) - len(moves)
+        tail = f" ... ({len(result.best_moves)} moves; --json lists them all)" if more > 0 else ""
+        out.write(f"{best}: {joined(moves)}{tail}\n")
+        line = joined(line_text(state, result.pv, labels=True))
+        until = " (to the next roll)" if state.has_chance else ""
+        out.write(f"principal variation{until}: {line}\n")
     if result.algorithm == "solver":
         out.write(
             f"{'solved' if result.complete else 'searched'} by the game's own solver in "
@@ -115,6 +124,12 @@ def _figure(value: float | None) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return "inf" if value >= 1 << 40 else str(value)
+
+
+def joined(moves: Sequence[str]) -> str:
+    """Moves separated by spaces, or by commas when a move's text has a space (a backgammon
+    play, ``6/2 4/off``)."""
+    return (", " if any(" " in m for m in moves) else " ").join(moves)
 
 
 def stopped(result: SearchResult, interrupted: bool) -> str:

@@ -197,7 +197,9 @@ def add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "game",
         metavar="GAME",
-        help="a registered game, with parameters if any: tictactoe, mnk:4,4,4, connect4 ...",
+        help="a registered game, with parameters if any (tictactoe, mnk:4,4,4, connect4 ...), "
+        "or a game of your own as module:attribute (mygame:Nim, the module in the current "
+        "directory or on the path) or as an installed package registers it",
     )
 
 
@@ -217,21 +219,23 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--algorithm",
         choices=ALGORITHMS,
-        help="the search algorithm (default: alpha-beta with a table, or the game's own solver)",
+        help="the search algorithm (default: alpha-beta with a table, or the game's own solver "
+        "or searcher: Connect Four's solver, chess's compiled engine; any algorithm named here "
+        "searches with the generic engine)",
     )
     parser.add_argument(
         "--table-size",
         type=positive_int,
         metavar="N",
         help=f"transposition table entries (default {DEFAULT_TABLE_SIZE}); a game's own "
-        "solver is given the same size (default: its own)",
+        "solver or searcher is given the same size (default: its own; chess: 16 bytes an entry)",
     )
     parser.add_argument(
         "--threads",
         type=threads,
         metavar="N",
-        help="threads for a game's own solver (Connect Four; default: every core; at most "
-        f"{max_threads()}: 4 per CPU)",
+        help="threads for a game's own solver or searcher (Connect Four's solver: default every "
+        f"core; chess's engine: default 1; at most {max_threads()}: 4 per CPU)",
     )
     parser.add_argument(
         "--no-book",

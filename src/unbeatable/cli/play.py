@@ -7,9 +7,10 @@ import random
 import time
 
 from .. import render
-from ..game import Move, State, player_name
-from ..games import get_game
+from ..game import Move, Outcome, State, player_name
+from ..games import load_game
 from ..messages import cut
+from ..players import roll
 from ..report import describe_result, shown
 from ..search import Limits, SearchResult, policy
 from . import common
@@ -39,7 +40,16 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
     p.add_argument(
         "--human",
         default="first",
-        help="the side you play: first/x or second/o (default first)",
+        help="the side you play: first/x or second/o (default first); in a game of more "
+        "players third, fourth ... or 1, 2, 3 ...; several, for people at one keyboard: "
+        "first,third; all: people only",
+    )
+    p.add_argument(
+        "--dice",
+        choices=("random", "typed"),
+        default="random",
+        help="a game of chance: the dice are rolled for you (random, from --seed), or you type "
+        "each roll as your own dice show it (typed)",
     )
     p.add_argument("--position", default="", help="start from this position")
     p.add_argument("--demo", action="store_true", help="watch the AI play both sides")
@@ -58,13 +68,27 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
     p.set_defaults(handler=run)
 
 
-def side(text: str) -> int:
+def side(text: str, players: int = 2) -> int:
+    """One side: ``first``/``x``/``1``, ``second``/``o``/``2``, ``third``/``3`` ..."""
     name = text.strip().lower()
-    if name in ("first", "x", "1"):
-        return 0
-    if name in ("second", "o", "2"):
-        return 1
-    raise UsageError(f"--human {cut(text)!r}: choose first (x) or second (o)")
+    names = {player_name(p): p for p in range(players)}
+    names.update({str(p + 1): p for p in range(players)})
+    names.update({"x": 0, "o": 1})
+    if name in names and names[name] < players:
+        return names[name]
+    choices = "first (x) or second (o)" if players == 2 else (
+        ", ".join(player_name(p) for p in range(players)) + " (or 1 to " + str(players) + ")"
+    )
+    raise UsageError(f"--human {cut(text)!r}: choose {choices}, or several: first,second")
+
+
+def sides(text: str, players: int) -> frozenset[int]:
+    """The sides people play: one (``first``), several (``first,third``), or ``all``."""
+    if text.strip().lower() in ("all", "both", "everyone"):
+        return frozenset(range(players))
+    return frozenset(side(part, players) for part in text.split(",") if part.strip()) or (
+        frozenset({side(text, players)})
+    )
 
 
 def strength(limits: Limits, state: State) -> str:
@@ -86,12 +110,15 @@ class Session:
     """One play session: the history of positions, the AI and the screen."""
 
     def __init__(self, args: argparse.Namespace, streams: Streams) -> None:
-        self.game = get_game(args.game)
+        self.game = load_game(args.game)
         self.start = common.parse_position(self.game, args.position)
         if self.start.outcome() is not None:
             raise common.game_over(self.start, args.position)
         rng = random.Random(args.seed) if args.seed is not None else None
         self.searcher = common.searcher(args, rng=rng)
+        # the dice: a generator of their own (from the seed, so a game can be played again)
+        self.dice = random.Random(None if args.seed is None else f"dice {args.seed}")
+        self.typed_dice = args.dice == "typed"
         self.limits = common.limits(args)
         self.out = streams.out
         self.inp = streams.inp
@@ -130,13 +157,23 @@ class Session:
         assert result is not None and result.move is not None
         return result.move, result
 
+    def roll(self, state: State) -> Move:
+        """Chance's move: the dice rolled, and said."""
+        move = roll(state, self.dice)
+        self.out.write(f"{player_name(state.to_move)} player rolls {shown(state, move)}\n")
+        return move
+
     def demo(self, delay: float) -> int:
         out = self.out
         ai = strength(self.limits, self.start)
-        out.write(f"{self.game.spec}: the AI ({ai}) plays both sides\n")
+        sides = "both sides" if self.start.players == 2 else f"all {self.start.players} sides"
+        out.write(f"{self.game.spec}: the AI ({ai}) plays {sides}\n")
         self.warn_if_slow()
         state = self.start
         while state.outcome() is None:
+            if state.is_chance:
+                state = state.play(self.roll(state))
+                continue
             self.board(state)
             move, result = self.think(state)
             who = player_name(state.to_move)
@@ -161,11 +198,12 @@ class Session:
         others = [f"{state.move_text(m)} {text}" for m, text in labels.items()]
         self.out.write(f"all moves: {', '.join(others)}{' (interrupted)' if interrupted else ''}\n")
 
-    def undo(self, human: int) -> bool:
-        """Back to before the human's last move; False when there is none."""
+    def undo(self, humans: frozenset[int]) -> bool:
+        """Back to before the last move a person made (not a roll); False when there is
+        none."""
         history = self.history
         for index in range(len(history) - 2, -1, -1):
-            if history[index].to_move == human:
+            if history[index].to_move in humans and not history[index].is_chance:
                 del history[index + 1 :]
                 return True
         return False
@@ -186,11 +224,17 @@ class Session:
             self.out.write(cut(text) + "\n")
         return text
 
-    def verdict(self, state: State, human: int) -> str:
-        winner = state.outcome().winner  # type: ignore[union-attr]
-        return "draw" if winner is None else "you win" if winner == human else "the AI wins"
+    def verdict(self, state: State, humans: frozenset[int]) -> str:
+        outcome = state.outcome()
+        assert outcome is not None
+        winner = outcome.winner
+        if len(humans) != 1:
+            return str(outcome)
+        if winner is None:  # a draw, or a win shared (a payoff says how)
+            return "draw" if isinstance(outcome, Outcome) else str(outcome)
+        return "you win" if winner in humans else "the AI wins"
 
-    def command(self, text: str, human: int) -> bool:
+    def command(self, text: str, humans: frozenset[int]) -> bool:
         """Do what the human typed; True when the position to show changed."""
         state = self.history[-1]
         command = text.lower()
@@ -205,7 +249,7 @@ class Session:
             self.out.write("new game\n")
             return True
         elif command == "undo":
-            if self.undo(human):
+            if self.undo(humans):
                 return True
             self.out.write("nothing to undo\n")
         elif outcome is not None:
@@ -223,33 +267,47 @@ class Session:
                 )
         return False
 
-    def run(self, human: int) -> int:
+    def run(self, humans: frozenset[int]) -> int:
         out = self.out
-        you = player_name(human)
+        players = self.start.players
+        you = " and ".join(player_name(p) for p in sorted(humans))
         tip = "; Ctrl-C while it thinks makes it move at once" if self.limits == Limits() else ""
         ai = strength(self.limits, self.start)
-        out.write(
-            f"{self.game.spec}: you play {you} against the AI ({ai}{tip}). "
-            f"Type {PLAY_HELP}.\n"
-        )
+        others = [player_name(p) for p in range(players) if p not in humans]
+        against = "no AI" if not others else f"the AI ({ai}{tip})"
+        if others and players > 2:
+            against = f"the AI as {' and '.join(others)} ({ai}{tip})"
+        out.write(f"{self.game.spec}: you play {you} against {against}. Type {PLAY_HELP}.\n")
         self.warn_if_slow()
         show = True
         while True:
             state = self.history[-1]
             outcome = state.outcome()
-            if outcome is None and state.to_move != human:
+            if outcome is None and state.is_chance and not self.typed_dice:
+                self.history.append(state.play(self.roll(state)))
+                continue
+            if outcome is None and not state.is_chance and state.to_move not in humans:
                 move, result = self.think(state)
                 label = describe_result(result)[0]
-                out.write(f"AI plays {shown(state, move)} (AI: {label})\n")
+                who = "AI" if players == 2 else f"AI ({player_name(state.to_move)})"
+                out.write(f"{who} plays {shown(state, move)} ({who}: {label})\n")
                 self.history.append(state.play(move))
                 show = True
                 continue
             if show:
                 self.board(state)
                 if outcome is not None:
-                    out.write(f"game over: {self.verdict(state, human)}. Type new, undo or quit.\n")
+                    verdict = self.verdict(state, humans)
+                    out.write(f"game over: {verdict}. Type new, undo or quit.\n")
                 show = False
-            out.write("> " if outcome is not None else f"your move ({you}): ")
+            mover = player_name(state.to_move)
+            if outcome is not None:
+                out.write("> ")
+            elif state.is_chance:
+                example = shown(state, state.legal_moves()[-1])
+                out.write(f"the {mover} player's roll (as the dice show it, e.g. {example}): ")
+            else:
+                out.write(f"your move ({mover}): ")
             text = self.read()
             if text is None:
                 out.write("\nend of input: game left unfinished\n" if outcome is None else "\n")
@@ -257,7 +315,7 @@ class Session:
             if text.lower() in ("quit", "q", "exit"):
                 return common.OK
             if text:
-                show = self.command(text, human)
+                show = self.command(text, humans)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
@@ -265,4 +323,4 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.demo:
         delay = args.delay if args.delay is not None else (0.5 if session.color else 0.0)
         return session.demo(delay)
-    return session.run(side(args.human))
+    return session.run(sides(args.human, session.start.players))

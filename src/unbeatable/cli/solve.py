@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ..game import Game, GameError, State
-from ..games import get_game
+from ..games import load_game
 from ..messages import cut
 from ..search.batch import solve_positions
 from . import common
@@ -199,7 +199,7 @@ class Batch:
     def __init__(self, args: argparse.Namespace, streams: Streams) -> None:
         self.args = args
         self.streams = streams
-        self.game = get_game(args.game)
+        self.game = load_game(args.game)
         self.waiting: deque[Entry] = deque()
         self.bad = self.mismatched = self.solved = 0
 

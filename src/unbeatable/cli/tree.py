@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import render as screen
 from ..drawing import growth_svg
 from ..game import Game, State
-from ..games import get_game
+from ..games import load_game
 from ..growth import GROWTH_ALGORITHMS, Growth, grow_tree, growth_json
 from ..messages import cut
 from ..report import line_text
@@ -155,7 +155,7 @@ def write(path: str, data: str | bytes) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    game = get_game(args.game)
+    game = load_game(args.game)
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)

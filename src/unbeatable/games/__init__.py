@@ -6,6 +6,11 @@
 {'m': 4, 'n': 4, 'k': 4}
 >>> get_game("mnk:4,4,4") is get_game("mnk", m=4, n=4, k=4)
 True
+
+A game of your own is loaded by :func:`load_game` (``module:attribute``, or the name an
+installed package registers under the entry-point group ``unbeatable.games``): the command
+line and ``unbeatable serve --game`` call it. :func:`get_game` never imports anything: it finds
+the registered games and those loaded before (so a web request can name only those).
 """
 
 from __future__ import annotations
@@ -14,26 +19,41 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game import Game
+from ..messages import cut
+from .bearoff import Bearoff, BearoffState, bearoff
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
 from .hex import Hex, HexState, hex_game
 from .leaves import Leaves, LeavesState, leaves
+from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded, is_import_spec
+from .loader import load as _load
+from .loader import loaded as _loaded
 from .mnk import MNK, MNKState, mnk
+from .shutthebox import ShutTheBox, ShutTheBoxState, shut_the_box
 from .subtraction import Subtraction, SubtractionState
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "MNK",
+    "Bearoff",
+    "BearoffState",
     "Connect4",
     "Connect4State",
+    "GameLoadError",
     "Hex",
     "HexState",
     "Leaves",
     "LeavesState",
     "MNKState",
+    "ShutTheBox",
+    "ShutTheBoxState",
     "Subtraction",
     "SubtractionState",
     "UnknownGameError",
+    "entry_points",
     "get_game",
+    "load_game",
+    "loaded_games",
     "register",
     "registered",
 ]
@@ -85,6 +105,26 @@ def registered() -> dict[str, str]:
     }
 
 
+#: The most digits a game's parameter may have (Python refuses to read 4,301 and more).
+MAX_PARAM_DIGITS = 100
+
+
+def _whole(spec: str, key: str, value: str) -> int:
+    """A parameter's text as a whole number: ASCII digits only (``int`` also reads
+    full-width digits and ``3_0``), and not longer than :data:`MAX_PARAM_DIGITS`."""
+    digits = value.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise UnknownGameError(
+            f"{cut(spec)!r}: parameter {key} must be a whole number, not {cut(value)!r}"
+        )
+    if len(digits) > MAX_PARAM_DIGITS:
+        raise UnknownGameError(
+            f"{cut(spec)!r}: parameter {key} has {len(digits)} digits, too many for any game "
+            f"(at most {MAX_PARAM_DIGITS})"
+        )
+    return int(value)
+
+
 def get_game(spec: str, **params: int) -> Game:
     """The game named by ``spec``: ``name``, ``name:a=1,b=2`` or ``name:1,2`` (positional)."""
     if not isinstance(spec, str):
@@ -92,9 +132,10 @@ def get_game(spec: str, **params: int) -> Game:
     name, _, rest = spec.strip().partition(":")
     entry = _REGISTRY.get(name.strip().lower())
     if entry is None:
-        raise UnknownGameError(
-            f"unknown game {spec!r}: choose one of {', '.join(sorted(_REGISTRY))}"
-        )
+        own = find_loaded(spec)
+        if own is not None and not params:
+            return own
+        raise UnknownGameError(_unknown(spec))
     given = dict(params)
     if entry.text and rest.strip():
         key = entry.params[0]
@@ -127,27 +168,78 @@ def get_game(spec: str, **params: int) -> Game:
                     f"{spec!r}: {entry.name} has no parameter {key!r}"
                     + (f" (it has {', '.join(entry.params)})" if entry.params else "")
                 )
-            # ASCII digits only: int() also reads full-width digits and "3_0".
-            if not (value.isascii() and value.removeprefix("-").isdigit()):
-                raise UnknownGameError(
-                    f"{spec!r}: parameter {key} must be a whole number, not {value!r}"
-                )
-            given[key] = int(value)
+            given[key] = _whole(spec, key, value)
     try:
         return entry.factory(**given)
     except (TypeError, ValueError) as err:
         raise UnknownGameError(f"{spec!r}: {err}") from None
 
 
+def _unknown(spec: str) -> str:
+    """Why ``spec`` names no game, and what does (the same words from :func:`get_game` and
+    :func:`load_game`: the web page and the command line say the same)."""
+    known = sorted(_REGISTRY) + sorted(_loaded())
+    text = f"unknown game {cut(spec)!r}: choose one of {', '.join(known)}"
+    if not is_import_spec(spec.strip()) and spec.strip() not in entry_points():
+        text += " (or a game of your own, as module:attribute: mygame:Nim)"
+    else:
+        text += (
+            " (a game of your own is loaded first: load_game() in Python; the command line "
+            "loads it, and the web page serves it when started with unbeatable serve --game "
+            f"{cut(spec.strip())})"
+        )
+    return text
+
+
+def load_game(spec: str) -> Game:
+    """The game ``spec`` names, importing a game of your own if need be: a registered game
+    (as :func:`get_game`), one loaded before, the name an installed package registers under
+    the entry-point group :data:`ENTRY_POINT_GROUP`, or ``module:attribute`` (see
+    :mod:`.loader`: a Game, a State subclass whose no-argument instance is the start, or a
+    function returning either; the module is looked for in the current directory first).
+    Raises :class:`UnknownGameError` or :class:`GameLoadError` (both ValueErrors) naming
+    the text."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a game is named by a string such as 'tictactoe', not {spec!r}")
+    name = spec.strip().partition(":")[0].strip().lower()
+    if name in _REGISTRY or find_loaded(spec) is not None:
+        return get_game(spec)
+    if not is_import_spec(spec.strip()) and spec.strip() not in entry_points():
+        raise UnknownGameError(_unknown(spec))
+    return _load(spec)
+
+
+def loaded_games() -> dict[str, Game]:
+    """The games of one's own loaded so far (by :func:`load_game`), by name."""
+    return _loaded()
+
+
 register("tictactoe", lambda: mnk(3, 3, 3), (), "tic-tac-toe, the 3,3,3 game")
-register("mnk", mnk, ("m", "n", "k"), "m rows, n columns, k in a row wins")
+register(
+    "mnk",
+    mnk,
+    ("m", "n", "k", "players"),
+    "m rows, n columns, k in a row wins; players=3 or more take turns, each its own mark",
+)
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
 register(
     "hex", hex_game, ("size", "swap"), "Hex on a size x size board (2-11); swap: the swap rule",
     flags=("swap",),
 )
-register("chess", chess_game, (), "chess (needs the chess extra: python-chess, GPL-3.0)")
+register("chess", chess_game, (), "chess (our own compiled rules and engine)")
+register(
+    "shutthebox",
+    shut_the_box,
+    ("tiles", "players"),
+    "Shut the Box, the pub dice game: shut tiles that add up to the roll; lowest score wins",
+)
+register(
+    "bearoff",
+    bearoff,
+    ("checkers", "points"),
+    "a backgammon bear-off race: two dice, each side's last checkers home",
+)
 register(
     "leaves",
     leaves,

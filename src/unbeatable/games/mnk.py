@@ -8,13 +8,19 @@ Cells are numbered 1..m*n in row-major order (1 is the top-left corner). Two not
   first, ``.`` is empty).
 
 Internally a position is two bitmasks (bit ``c`` is cell ``c+1``) and moves are 0-based cells.
+
+With ``players=3`` or more (``mnk:4,4,3,players=3``) the players take turns in order, each
+with its own mark (``x``, ``o``, ``v``, ``w``, ``y``, ``z``); the first to get k in a row
+wins (1 to it, -1 to every other), a full board is a draw (0 to all). Such a game is played by
+max^n or the paranoid search; its positions are move sequences.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..game import (
     FIRST,
@@ -23,12 +29,13 @@ from ..game import (
     InvalidPositionError,
     Move,
     Outcome,
+    Payoff,
     State,
     parse_numbered_move,
     require_text,
 )
 
-__all__ = ["MNK", "MNKState", "mnk"]
+__all__ = ["MARKS", "MNK", "MNKPartyState", "MNKState", "mnk"]
 
 MAX_SIDE = 32
 #: Up to this many cells the symmetric key is taken from whole-board lookup tables.
@@ -41,11 +48,18 @@ _CACHE_CELLS = 16
 
 _SYMBOLS = ("x", "o")
 
+#: Each player's mark, in turn order (two players: x and o).
+MARKS = ("x", "o", "v", "w", "y", "z")
+
+
+def mnk(m: int = 3, n: int = 3, k: int = 3, players: int = 2) -> MNK:
+    """The m,n,k game (one shared instance per parameters, however they are given)."""
+    return _mnk(m, n, k, players)
+
 
 @functools.lru_cache(maxsize=64)
-def mnk(m: int = 3, n: int = 3, k: int = 3) -> MNK:
-    """The m,n,k game (one shared instance per parameters)."""
-    return MNK(m, n, k)
+def _mnk(m: int, n: int, k: int, players: int) -> MNK:
+    return MNK(m, n, k, players)
 
 
 class MNK(Game):
@@ -53,8 +67,8 @@ class MNK(Game):
 
     name = "mnk"
 
-    def __init__(self, m: int = 3, n: int = 3, k: int = 3) -> None:
-        for label, value in (("m", m), ("n", n), ("k", k)):
+    def __init__(self, m: int = 3, n: int = 3, k: int = 3, players: int = 2) -> None:
+        for label, value in (("m", m), ("n", n), ("k", k), ("players", players)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"mnk: {label} must be a whole number, not {value!r}")
         if not (1 <= m <= MAX_SIDE and 1 <= n <= MAX_SIDE):
@@ -63,7 +77,12 @@ class MNK(Game):
             raise ValueError(
                 f"mnk: k must be between 1 and {max(m, n)} on a {m}x{n} board, not {k}"
             )
+        if not 2 <= players <= min(len(MARKS), max(2, m * n)):
+            raise ValueError(
+                f"mnk: players must be from 2 to {min(len(MARKS), max(2, m * n))}, not {players}"
+            )
         self.m, self.n, self.k = m, n, k
+        self.players = players
         self.cells = m * n
         self.full = (1 << self.cells) - 1
         self.lines = self._windows()
@@ -86,22 +105,28 @@ class MNK(Game):
             else None
         )
         self._symmetries = self._make_symmetries() if self.cells <= _SYMMETRY_CELLS else []
-        self._initial = MNKState(self, 0, 0, 0, None)
+        self._initial: MNKState | MNKPartyState = MNKState(self, 0, 0, 0, None)
+        if players > 2:
+            self._initial = MNKPartyState(self, (0,) * players, 0, None)
 
     @property
     def params(self) -> dict[str, Any]:
-        return {"m": self.m, "n": self.n, "k": self.k}
+        found = {"m": self.m, "n": self.n, "k": self.k}
+        if self.players > 2:
+            found["players"] = self.players
+        return found
 
     @property
     def spec(self) -> str:
-        if (self.m, self.n, self.k) == (3, 3, 3):
+        if (self.m, self.n, self.k, self.players) == (3, 3, 3, 2):
             return "tictactoe"
-        return f"mnk:m={self.m},n={self.n},k={self.k}"
+        more = f",players={self.players}" if self.players > 2 else ""
+        return f"mnk:m={self.m},n={self.n},k={self.k}{more}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (mnk, (self.m, self.n, self.k))
+        return (mnk, (self.m, self.n, self.k, self.players))
 
-    def initial(self) -> MNKState:
+    def initial(self) -> MNKState | MNKPartyState:
         return self._initial
 
     # --- tables --------------------------------------------------------------------------
@@ -181,6 +206,26 @@ class MNK(Game):
         self._chunk = chunk
         return tables
 
+    def canonical_many(self, stones: tuple[int, ...]) -> tuple[int, ...]:
+        """The least image of a position of several players' stones under the board's
+        symmetries."""
+        best = stones
+        if not self._symmetries:
+            return best
+        for parts in self._symmetries:
+            if self.cells <= _DIRECT_TABLE_CELLS:
+                (table,) = parts
+                image = tuple(table[mask] for mask in stones)
+            else:
+                chunk, low = self._chunk, (1 << self._chunk) - 1
+                image = tuple(
+                    sum(t[mask >> (i * chunk) & low] for i, t in enumerate(parts))
+                    for mask in stones
+                )
+            if image < best:
+                best = image
+        return best
+
     def canonical(self, first: int, second: int) -> int:
         """The least image of the position under the board's symmetries, as one integer."""
         cells = self.cells
@@ -212,14 +257,22 @@ class MNK(Game):
         return text.replace(",", " ").split()
 
     def parse_position(self, text: str) -> MNKState:
-        """A move sequence (``5193``) or a board picture (``x.o/.x./..o``)."""
+        """A move sequence (``5193``) or a board picture (``x.o/.x./..o``; two players).
+        (With more players the position is an :class:`MNKPartyState`.)"""
         require_text(text)
         stripped = text.strip()
+        if self.players > 2 and ("/" in stripped or any(ch in "xXoO." for ch in stripped)):
+            raise InvalidPositionError(
+                f"{stripped!r}: a game of {self.players} players reads its positions as moves "
+                "from the empty board (e.g. 5,1,9)",
+                text=stripped,
+                position=stripped,
+            )
         if "/" in stripped or any(ch in "xXoO." for ch in stripped):
             return self.parse_picture(stripped)
         state = super().parse_position(stripped)
-        assert isinstance(state, MNKState)
-        return state
+        assert isinstance(state, (MNKState, MNKPartyState))
+        return state  # type: ignore[return-value]
 
     def parse_picture(self, text: str) -> MNKState:
         rows = text.strip().split("/")
@@ -308,9 +361,13 @@ class MNK(Game):
         return "".join(texts) if self.cells <= 9 else ",".join(texts)
 
     def format_position(self, state: State) -> str:
+        if isinstance(state, MNKPartyState):
+            raise NotImplementedError("a game of more than two players writes no board text")
         return str(state)
 
     def picture(self, state: State) -> str:
+        if isinstance(state, MNKPartyState):
+            return state.picture()
         assert isinstance(state, MNKState)
         width = len(str(self.cells))
         lines = []
@@ -471,6 +528,161 @@ class MNKState(State):
                 row.append("x" if self.first & bit else "o" if self.second & bit else ".")
             rows.append("".join(row))
         return "/".join(rows)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.spec} {self}>"
+
+
+class MNKPartyState(State):
+    """A position of an m,n,k game of three players or more: each player's stones as a
+    bitmask, in turn order."""
+
+    __slots__ = ("game", "outcome_", "ply_", "stones")
+
+    numeric_outcomes: ClassVar[bool] = True
+    #: a win 1 and a loss -1 (heuristic values lie strictly between)
+    value_bounds: ClassVar[tuple[float, float] | None] = (-1.0, 1.0)
+
+    game: MNK
+
+    def __init__(
+        self, game: MNK, stones: tuple[int, ...], ply: int, outcome: Payoff | None
+    ) -> None:
+        self.game = game
+        self.stones = stones
+        self.ply_ = ply
+        self.outcome_ = outcome
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def to_move(self) -> int:
+        return self.ply_ % self.game.players
+
+    @property
+    def ply(self) -> int:
+        return self.ply_
+
+    @property
+    def max_plies(self) -> int:
+        return self.game.cells
+
+    def outcome(self) -> Payoff | None:
+        return self.outcome_
+
+    def _occupied(self) -> int:
+        occupied = 0
+        for mask in self.stones:
+            occupied |= mask
+        return occupied
+
+    def legal_moves(self) -> list[int]:
+        if self.outcome_ is not None:
+            return []
+        occupied = self._occupied()
+        return [c for c, bit in self.game.cell_bits if not occupied & bit]
+
+    def ordered_moves(self) -> list[int]:
+        """Cells that win at once first, then those that block the next player's win, then
+        from the centre out."""
+        game = self.game
+        occupied = self._occupied()
+        own = game.threats(self.stones[self.to_move]) & ~occupied
+        following = self.stones[(self.to_move + 1) % game.players]
+        blocks = game.threats(following) & ~occupied
+        moves = [c for c, bit in game.order_bits if not occupied & bit]
+        moves.sort(key=lambda c: (not own >> c & 1, not blocks >> c & 1))
+        return moves
+
+    def winning_move(self) -> int | None:
+        wins = self.game.threats(self.stones[self.to_move]) & ~self._occupied()
+        return (wins & -wins).bit_length() - 1 if wins else None
+
+    def play(self, move: Move) -> MNKPartyState:
+        cell: int = move  # type: ignore[assignment]
+        game = self.game
+        mover = self.to_move
+        stones = list(self.stones)
+        stones[mover] |= 1 << cell
+        ply = self.ply_ + 1
+        outcome = None
+        if any(stones[mover] & line == line for line in game.lines_through[cell]):
+            outcome = Payoff.win_for(mover, game.players)
+        elif ply == game.cells:
+            outcome = Payoff.win_for(0, game.players, draw=True)
+        return MNKPartyState(game, tuple(stones), ply, outcome)
+
+    def key(self) -> Hashable:
+        return self.game.canonical_many(self.stones)
+
+    def evaluate_players(self) -> tuple[float, ...]:
+        """Every player's open lines (each window holding only its stones counts 4**stones),
+        less the best of the others', squashed inside (-1, 1): a win (1) ranks above any
+        estimate."""
+        game = self.game
+        weights = game.weights
+        raw = [0] * game.players
+        for line in game.lines:
+            holders = [p for p, mask in enumerate(self.stones) if mask & line]
+            if len(holders) == 1:
+                raw[holders[0]] += weights[(self.stones[holders[0]] & line).bit_count()]
+        return tuple(
+            0.9 * math.tanh((raw[p] - max(raw[q] for q in range(game.players) if q != p)) / 64)
+            for p in range(game.players)
+        )
+
+    def evaluate(self) -> float:
+        return self.evaluate_players()[self.to_move]
+
+    def move_text(self, move: Move) -> str:
+        return str(int(move) + 1)  # type: ignore[call-overload]
+
+    def parse_move(self, text: str) -> int:
+        cell = parse_numbered_move(self, text, self.game.cells, "cell")
+        if self._occupied() >> cell & 1:
+            raise IllegalMoveError(
+                f"cell {cell + 1} is taken in {self}", text=text.strip(), position=str(self)
+            )
+        return cell
+
+    def mark(self, cell: int) -> str:
+        """The mark on ``cell`` (0-based), or ``.``."""
+        for player, mask in enumerate(self.stones):
+            if mask >> cell & 1:
+                return MARKS[player]
+        return "."
+
+    def picture(self) -> str:
+        game = self.game
+        width = len(str(game.cells))
+        rows = []
+        for r in range(game.m):
+            cells = []
+            for c in range(game.n):
+                cell = r * game.n + c
+                mark = self.mark(cell)
+                cells.append((mark.upper() if mark != "." else str(cell + 1)).rjust(width))
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MNKPartyState)
+            and self.stones == other.stones
+            and self.game.params == other.game.params
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.stones, self.game.cells))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (MNKPartyState, (self.game, self.stones, self.ply_, self.outcome_))
+
+    def __str__(self) -> str:
+        n = self.game.n
+        return "/".join("".join(self.mark(r * n + c) for c in range(n)) for r in range(self.game.m))
 
     def __repr__(self) -> str:
         return f"<{self.game.spec} {self}>"

@@ -6,8 +6,8 @@ Layout: :mod:`.options` (what a search may do), :mod:`.engine` (one position at 
 :mod:`.stack` (the explicit-stack alpha-beta), :mod:`.table`, :mod:`.score`, :mod:`.pv`,
 :mod:`.deepening` (the one deepening loop), :mod:`.driver` (the serial searcher),
 :mod:`.parallel` (the parallel searcher), :mod:`.result`, :mod:`.policy` (the policies: a game's
-own solver, thinking times, limits inside a front end's cap), :mod:`.events` (what an observed
-search emits).
+own solver and own searcher, thinking times, limits inside a front end's cap), :mod:`.events`
+(what an observed search emits).
 """
 
 import sys
@@ -27,7 +27,7 @@ from .parallel import (
     parallel_search,
     parallel_solve,
 )
-from .result import SearchInterrupted, SearchResult
+from .result import Line, SearchInterrupted, SearchResult
 from .score import Score, solve_score
 from .table import TranspositionTable
 
@@ -35,6 +35,7 @@ __all__ = [
     "ALGORITHMS",
     "DEFAULT_TABLE_SIZE",
     "Limits",
+    "Line",
     "ParallelSearchError",
     "ParallelSearcher",
     "Score",

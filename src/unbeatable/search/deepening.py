@@ -198,7 +198,9 @@ class Searching(ABC):
             raise TypeError(f"observer must be a function of one event, not {observer!r}")
         limits = policy.limits_for(state, Limits.of(limits))
         algorithm = self.options.choose_algorithm(state, limits)
-        check_recursion(state, algorithm, limits)
+        policy.check_algorithm(state, algorithm)
+        if observer is not None or not policy.uses_searcher(self.options, state):
+            check_recursion(state, algorithm, limits)  # a game's own searcher does not recurse
         return self._iterate(state, limits, algorithm, analyze, stop, observer)
 
     @abstractmethod

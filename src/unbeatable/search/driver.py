@@ -49,6 +49,8 @@ class Searcher(Searching):
         opts = self.options
         self.table = TranspositionTable(opts.entries) if opts.table else None
         self._game: tuple[type, object] | None = None
+        #: What a game's own searcher keeps between searches (its table, its heuristics).
+        self.memory: dict[str, Any] = {}
 
     # The options, as attributes (read-only: make a new searcher to change them).
     algorithm = property(lambda self: self.options.algorithm)
@@ -63,11 +65,14 @@ class Searcher(Searching):
         """Empty the table when ``state`` belongs to another game than the last search's.
 
         Keys need not tell games apart (tic-tac-toe and the 3,3,2 game share theirs); a game
-        is the state's type and its :attr:`State.game`.
+        is the state's type and its :attr:`State.game`. A game's own searcher's memory (its
+        table) is forgotten too.
         """
         game = (type(state), state.game)
-        if self.table is not None and self._game is not None and game != self._game:
-            self.table.clear()
+        if self._game is not None and game != self._game:
+            if self.table is not None:
+                self.table.clear()
+            self.memory.clear()
         self._game = game
 
     def uses_solver(self, state: State) -> bool:
@@ -81,6 +86,13 @@ class Searcher(Searching):
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
+        if algorithm in policy.RUNNERS and (
+            algorithm not in policy.TREE_SEARCHES or state.outcome() is None
+        ):  # not an iteration of the alpha-beta engine (a finished game is answered below)
+            yield from policy.run(
+                algorithm, state, limits, self.options, analyze, stop, observer, self.table
+            )
+            return
         engine = Engine(
             table=self.table,
             symmetry=self.options.symmetry,
@@ -100,15 +112,6 @@ class Searcher(Searching):
                 state, engine, algorithm, start, (), (), Score(value), None, 0, None
             )
             return
-        run = policy.RUNNERS.get(algorithm)
-        if run is not None:
-            if observer is not None:
-                raise ValueError(
-                    f"{algorithm} emits no search events (they are alpha-beta's): its tree is "
-                    f"data of its own (see unbeatable.search.{algorithm})"
-                )
-            yield from run(state, limits, self.options, analyze, stop)
-            return
         if (
             observer is None
             and policy.uses_solver(self.options, state)
@@ -118,6 +121,11 @@ class Searcher(Searching):
             if result is not None:
                 yield result
                 return
+        if observer is None and policy.uses_searcher(self.options, state):
+            yield from policy.by_searcher(
+                state, self.options, limits, start, analyze, stop, self.memory
+            )
+            return
         step = _SerialStep(self, state, engine, algorithm)
         yield from deepen(state, limits, self.options, step, algorithm, start, analyze)
 
@@ -153,7 +161,8 @@ class _SerialStep:
         except RecursionError:
             raise ValueError(
                 f"the game is deeper than Python's recursion allows for {self.algorithm!r}; "
-                "use the algorithm alphabeta-stack (an explicit stack, no recursion)"
+                "use the algorithm alphabeta-stack (an explicit stack, no recursion), or give "
+                "a depth or a time limit if it goes round in circles"
             ) from None
         root.exact = engine.horizon == horizon
         if engine.table is not None and self.algorithm.startswith("alphabeta"):

@@ -127,7 +127,8 @@ class Engine:
         past it: the root and the parallel manager count nodes of their own). The clock is
         looked at every :data:`CHECK_EVERY` nodes at most, and more often when nodes are slow:
         about every :data:`CHECK_SECONDS` as measured on the nodes since the last look, down to
-        every node; so a time limit is overrun by a few milliseconds or one node's cost. A node
+        every node, and at most twice as many nodes on as the last time; so a time limit is
+        overrun by a few milliseconds or a few nodes' cost. A node
         budget is honoured to the node.
         """
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -138,6 +139,9 @@ class Engine:
             spent = now - then
             if spent > 0 and self.nodes > nodes:
                 step = int(CHECK_SECONDS * (self.nodes - nodes) / spent)
+                # at most twice as far as the last time: a few quick nodes (leaves, a
+                # chance node's outcomes) say little of the slow ones that may follow
+                step = min(step, 2 * self._step)
                 self._step = 1 if step < 1 else CHECK_EVERY if step > CHECK_EVERY else step
             self._looked = (self.nodes, now)
             if self.deadline is not None and now >= self.deadline:

@@ -19,7 +19,8 @@ Every event has the same six fields (None where one does not apply):
     None for minimax and negamax, which search without one). For a cut, the window at the cut:
     alpha has been raised to the value that made it.
 ``value``
-    The engine's integer value (:mod:`.score`: a win ``d`` plies from the root is ``WIN - d``):
+    The engine's integer value (:mod:`.score`: a win ``d`` plies from the root is ``WIN - d``;
+    a float in the searches of games of chance, :mod:`.chance`):
     from the side to move's view at the node for negamax and alpha-beta, from the **first
     player's** view for minimax (max/min form). For a hit, the table's value; for a cut, the
     value that made it.
@@ -80,6 +81,13 @@ BETA = "beta"
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
 #: enter: the search after a pass (null-move pruning).
 PASS_SEARCH = "pass"
+#: value: a chance node's expectation over its outcomes (expectiminimax, *-minimax).
+CHANCE = "chance"
+#: cut: a chance node's outcome never searched: the outcomes searched so far and the bounds
+#: of the game's values already put the expectation outside the window (Star1, Star2).
+STAR = "star"
+#: enter and value: Star2's probe of a position, its first move only (a bound on its value).
+PROBE = "probe"
 
 
 class _Pass:

@@ -21,14 +21,21 @@ __all__ = [
     "DEFAULT_TABLE_SIZE",
     "FEATURES",
     "RECURSION_SAFE_PLIES",
+    "TWO_PLAYER_ALGORITHMS",
     "Limits",
     "SearchOptions",
 ]
 
 #: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta;
 #: ``mcts`` Monte Carlo tree search (UCT with MCTS-Solver, :mod:`.mcts`); ``pns`` depth-first
-#: proof-number search (df-pn, :mod:`.pns`).
-ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack", "mcts", "pns")
+#: proof-number search (df-pn, :mod:`.pns`). Games of chance: ``expectiminimax``, ``star1`` and
+#: ``star2`` (*-minimax, :mod:`.chance`); of more than two players: ``maxn`` and ``paranoid``
+#: (:mod:`.maxn`).
+ALGORITHMS: tuple[str, ...] = ("minimax", "negamax", "alphabeta", "alphabeta-stack", "mcts", "pns")
+ALGORITHMS += ("expectiminimax", "star1", "star2", "maxn", "paranoid")
+
+#: The algorithms for two players taking turns without chance (the alpha-beta engine's).
+TWO_PLAYER_ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
 
 #: How Monte Carlo tree search values a new leaf: a random playout to the end of the game, or
 #: the game's evaluation (or the ``evaluate`` hook) through a logistic curve.
@@ -131,7 +138,10 @@ class SearchOptions:
     instead of taking the first in the search's move order. ``iterative``: deepen one ply at a
     time even without a time or node budget (with a budget the search always deepens).
     ``threads`` and ``book``: passed to a game's own solver (threads to use, None for every
-    core; whether to use its opening book or database).
+    core; whether to use its opening book or database); ``threads`` also to a game's own
+    searcher (None: its default, chess's one thread). ``multipv``: how many of the best moves
+    a game's own searcher gives a line and a score when not analyzing (``lines`` of the
+    result; analyzing scores every move).
     ``exploration`` and ``playout``: Monte Carlo tree search's exploration constant (UCB1's
     ``c``, rewards in [0, 1]) and how it values a new leaf (one of :data:`PLAYOUTS`).
     """
@@ -150,6 +160,7 @@ class SearchOptions:
     features: frozenset[str] | None = None
     exploration: float = math.sqrt(2)
     playout: str = "random"
+    multipv: int = 1
 
     def __post_init__(self) -> None:
         if self.algorithm is not None and self.algorithm not in ALGORITHMS:
@@ -180,6 +191,8 @@ class SearchOptions:
                     f"choose from {', '.join(sorted(FEATURES))}"
                 )
         self._check_tree_search()
+        if not _whole(self.multipv, 1):
+            raise ValueError(f"multipv must be a whole number >= 1, not {self.multipv!r}")
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1, not {self.threads!r}")
         if self.threads is not None and self.threads > max_threads():
@@ -241,9 +254,20 @@ class SearchOptions:
         """The algorithm asked for, or alpha-beta: recursive when the search cannot go deeper
         than Python's recursion allows (the game is short enough, or a game with an evaluation
         is searched to a depth limit or under a budget: its iterations then stop at
-        :data:`RECURSION_SAFE_PLIES`), else the explicit stack."""
+        :data:`RECURSION_SAFE_PLIES`), else the explicit stack. A game of more than two
+        players gets max^n; a game of chance *-minimax: Star2 to a depth limit or under a
+        budget (its probes pay where the search cannot see the end: benchmarks/chance.py),
+        Star1 to the end of the game (where the table already makes each position one search);
+        expectiminimax when the game ends with payoffs and declares no bounds for them."""
         if self.algorithm is not None:
             return self.algorithm
+        if state.players > 2:
+            return "maxn"
+        if state.has_chance:
+            if state.value_bounds is None and state.numeric_outcomes:
+                return "expectiminimax"
+            limited = limits is not None and (limits.bounded or limits.depth is not None)
+            return "star2" if limited else "star1"
         longest = state.max_plies
         if longest is not None and longest - state.ply <= RECURSION_SAFE_PLIES:
             return "alphabeta"

@@ -4,6 +4,9 @@
   (:func:`uses_solver`, :func:`solver_may_answer`), how a budget is shared with the game's
   evaluation when a player needs a move (:func:`by_solver`), how its answer becomes a result
   (:func:`solver_result`) with its line (:func:`solver_line`), and :func:`solve`.
+* **A game's own searcher** (chess's compiled engine, a heuristic search): when it answers
+  instead of the generic search (:func:`uses_searcher`) and how its answers become results
+  (:func:`by_searcher`, :func:`searcher_result`).
 * **How long a search runs** when nobody says: a game too large to solve thinks for the times it
   declares (:meth:`~unbeatable.game.State.thinking_time`: chess thinks 5 s for a search, 1 s for
   an opponent's move on the page, 2 s for an analysis there), and a front end with a time cap
@@ -11,9 +14,11 @@
 * **A player stopped early** (Ctrl-C before anything was known): the move it plays
   (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
   (:func:`may_take_long`).
-* **Algorithms that are not iterations of the alpha-beta engine** (Monte Carlo tree search,
-  proof-number search): the searchers run them through :data:`RUNNERS`, and the parallel
-  searcher runs those of :data:`ROOT_PARALLEL` once per worker and merges their results.
+* **Algorithms that are not iterations of the alpha-beta engine** (:data:`RUNNERS`: games of
+  chance, of more than two players, Monte Carlo tree search, proof-number search): which
+  algorithm may search which game (:func:`check_algorithm`), the one door both searchers run
+  them through (:func:`run`), and those the parallel searcher runs once per worker and merges
+  (:data:`ROOT_PARALLEL`).
 """
 
 from __future__ import annotations
@@ -21,14 +26,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ..game import Move, SolveAnswer, SolveRequest, State
+from ..game import Move, SearchAnswer, SearchLine, SearchRequest, SolveAnswer, SolveRequest, State
 from . import mcts, pns
-from .options import Limits, SearchOptions
-from .result import SearchInterrupted, SearchResult, build_result, rank_moves
-from .score import WIN, Score, solve_score, value_from_solve_score
+from .chance import CHANCE_ALGORITHMS
+from .chance import RUNNERS as CHANCE_RUNNERS
+from .chance import meaning_of as chance_meaning
+from .events import Observer
+from .maxn import RUNNERS as MAXN_RUNNERS
+from .maxn import meaning_of as maxn_meaning
+from .options import TWO_PLAYER_ALGORITHMS, Limits, SearchOptions
+from .result import Line, SearchInterrupted, SearchResult, build_result, rank_moves
+from .score import EVAL_LIMIT, WIN, Score, solve_score, value_from_solve_score
 
 __all__ = [
     "PROBE_NODES",
@@ -36,19 +47,27 @@ __all__ = [
     "QUICK_MOVE_SECONDS",
     "ROOT_PARALLEL",
     "RUNNERS",
+    "TREE_SEARCHES",
     "Merger",
     "Runner",
+    "by_searcher",
     "by_solver",
+    "check_algorithm",
     "limits_for",
     "may_take_long",
+    "meaning",
     "move_when_stopped",
     "recurses",
+    "run",
+    "searcher_result",
     "solve",
     "solver_line",
     "solver_may_answer",
     "solver_result",
+    "split_algorithm",
     "too_large",
     "unsolved",
+    "uses_searcher",
     "uses_solver",
     "within",
 ]
@@ -69,22 +88,6 @@ PROBE_NODES = 20_000
 # --- algorithms of their own ----------------------------------------------------------------
 
 
-class Runner(Protocol):
-    """An algorithm that runs its own search: the results it yields (the last is the answer)
-    for ``state`` under ``limits`` and ``options`` (``analyze``: every move's score; ``stop``:
-    set to end it as a spent budget does). Ctrl-C raises
-    :class:`~.result.SearchInterrupted`."""
-
-    def __call__(
-        self,
-        state: State,
-        limits: Limits,
-        options: SearchOptions,
-        analyze: bool,
-        stop: threading.Event | None,
-    ) -> Iterator[SearchResult]: ...
-
-
 class Merger(Protocol):
     """How a parallel searcher makes one result of its workers' results of the same root
     (each run with ``analyze`` and its own random generator); ``counters``: their totals."""
@@ -99,10 +102,6 @@ class Merger(Protocol):
         counters: Any,
     ) -> SearchResult: ...
 
-
-#: The algorithms that are not iterations of the alpha-beta engine, by name: both searchers run
-#: them through their runner (a finished game is still answered by the searcher itself).
-RUNNERS: dict[str, Runner] = {"mcts": mcts.run, "pns": pns.run}
 
 #: Of :data:`RUNNERS`, those a parallel searcher runs once in every worker, on the same root
 #: with its own random generator, and merges (root parallelism); it runs the others in its own
@@ -142,8 +141,11 @@ def solver_may_answer(limits: Limits) -> bool:
 def hands_back(options: SearchOptions, state: State, limits: Limits) -> bool:
     """Whether a parallel searcher hands a search to a serial one in its own process: a
     game's own solver under a time or node budget (the solver's threads use the cores, and it
-    honours the budget itself, answering with bounds when cut short)."""
-    return uses_solver(options, state) and solver_may_answer(limits) and limits.bounded
+    honours the budget itself, answering with bounds when cut short), and any search that a
+    game's own searcher answers (its threads are its parallel search)."""
+    return (uses_solver(options, state) and solver_may_answer(limits) and limits.bounded) or (
+        not uses_solver(options, state) and uses_searcher(options, state)
+    )
 
 
 def by_solver(
@@ -336,8 +338,134 @@ def solve(
                 "not in how many moves, which a solve score needs: solve it weakly (--weak) or "
                 "with alpha-beta"
             )
-    score = solve_score(state, result.score)
-    return (score > 0) - (score < 0) if weak else score
+    if weak:  # the sign needs no solve convention (a game without max_plies has none)
+        value = result.score.value
+        return (value > 0) - (value < 0)
+    return solve_score(state, result.score)
+
+
+# --- a game's own searcher -------------------------------------------------------------------
+
+
+def uses_searcher(options: SearchOptions, state: State) -> bool:
+    """The one rule for handing a search to the game's own heuristic searcher (chess's compiled
+    engine): the game has one (:attr:`State.has_searcher`), the position is unfinished, and the
+    options ask for nothing only the generic engine does: no algorithm (``alphabeta`` and the
+    others force the generic engine, so that the two can be compared on one position), no
+    evaluation or move order of the caller's, no search features. (An observed search, whose
+    events are the generic engine's, never asks it either.) Every limit is the searcher's to
+    honour: depth, time, nodes and the stop flag."""
+    return (
+        state.has_searcher
+        and options.algorithm is None
+        and options.evaluate is None
+        and options.order is None
+        and options.features is None
+        and state.outcome() is None
+    )
+
+
+def split_algorithm(options: SearchOptions, state: State) -> str | None:
+    """The algorithm of a view of the parallel search's split (the web page's): the one asked
+    for, else alpha-beta for a game with its own searcher (which splits nothing over the
+    workers: the view shows the library's parallel search), else None (the default choice)."""
+    if options.algorithm is None and uses_searcher(options, state):
+        return "alphabeta"
+    return options.algorithm
+
+
+@dataclass
+class _Counts:
+    """A game's own searcher's figures, as :func:`.result.build_result` reads a search's."""
+
+    nodes: int = 0
+    hits: int = 0
+    cutoffs: int = 0
+    horizon: int = 0
+    seldepth: int = 0
+
+
+def by_searcher(
+    state: State,
+    options: SearchOptions,
+    limits: Limits,
+    start: float,
+    analyze: bool,
+    stop: threading.Event | None,
+    memory: dict[str, Any],
+) -> Iterator[SearchResult]:
+    """The results of the game's own searcher (:meth:`State.searcher_answers`), one after each
+    completed iteration, the last being the answer (marked incomplete when a limit or ``stop``
+    cut the search short): as :func:`.deepening.deepen` yields them. Analyzing asks a line for
+    every legal move (every move gets its score), else ``options.multipv`` lines. ``memory``:
+    the searcher's own, kept by the library searcher between searches. Ctrl-C raises
+    :class:`SearchInterrupted` with the last result known (None when no move was known)."""
+    legal = list(state.legal_moves())
+    request = SearchRequest(
+        depth=limits.depth,
+        deadline=start + limits.time if limits.time is not None else None,
+        max_nodes=limits.nodes,
+        stop=stop,
+        lines=len(legal) if analyze else min(options.multipv, len(legal)),
+        threads=options.threads,
+        table_size=options.table_size,
+        memory=memory,
+    )
+    answers = state.searcher_answers(request)
+    last: SearchResult | None = None
+    try:
+        for answer in answers:
+            result = searcher_result(state, answer, start, analyze, options)
+            if answer.interrupted:
+                raise SearchInterrupted(result if result.depth > 0 else last)
+            last = result
+            yield result
+    except SearchInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise SearchInterrupted(None if last is None else replace(last, complete=False)) from None
+    finally:
+        close = getattr(answers, "close", None)
+        if close is not None:  # a generator left early stops its search now
+            close()
+
+
+def _line_value(line: SearchLine) -> int:
+    """A line's value on the library's scale: ``WIN - d`` for a win ``d`` plies away, its
+    negation for a loss, else the searcher's heuristic value (held inside the evaluation's
+    range)."""
+    if line.mate is not None:
+        return WIN - line.mate if line.mate > 0 else -WIN - line.mate
+    return max(-EVAL_LIMIT + 1, min(EVAL_LIMIT - 1, int(line.value)))
+
+
+def searcher_result(
+    state: State, answer: SearchAnswer, start: float, analyze: bool, options: SearchOptions
+) -> SearchResult:
+    """The result from a game's own searcher's answer: its best line's move, score and line;
+    its lines' scores as ``move_scores`` when analyzing, and as ``lines``. Heuristic values
+    are never exact (a win or loss the searcher found is shown as one, not proven)."""
+    legal = list(state.legal_moves())
+    lines = [line for line in answer.lines if line.moves and line.moves[0] in legal]
+    if not lines:  # a searcher cut short before any iteration: its first legal move
+        lines = [SearchLine((legal[0],), 0)]
+    values: dict[Move, int] = {}
+    for line in lines:
+        values.setdefault(line.moves[0], _line_value(line))
+    best_value, best, scores = rank_moves(legal, values, False, analyze)
+    if scores is not None:
+        scores = {m: Score(s.value, False) for m, s in scores.items()}
+    counts = _Counts(nodes=answer.nodes, seldepth=answer.seldepth)
+    order = [line.moves[0] for line in lines]
+    result = build_result(
+        state, counts, "searcher", start, best, lines[0].moves, Score(best_value, False), scores,
+        answer.depth, options.rng, order,
+    )
+    chosen = next((line.moves for line in lines if line.moves[0] == result.move), result.pv)
+    shown = tuple(Line(Score(_line_value(line), False), line.moves) for line in lines)
+    return replace(
+        result, pv=chosen, lines=shown, exact=False, complete=answer.complete
+    )
 
 
 # --- how long a search runs ------------------------------------------------------------------
@@ -426,3 +554,77 @@ def may_take_long(
         return state.solver_value(quick) is None
     return not search(state, Limits(nodes=PROBE_NODES)).exact
 
+
+# --- algorithms that are not iterations of the alpha-beta engine -----------------------------
+
+#: A search that is not an iteration of the alpha-beta engine:
+#: ``runner(state, limits, options, analyze, stop)`` yields a
+#: :class:`~.result.SearchResult` after every completed iteration (the last one is the
+#: answer), under the limits the searcher's checks and this module's policy gave. A runner
+#: whose ``observes`` attribute is True also takes ``observer=`` (see :mod:`.events`); one
+#: whose ``shares_table`` is True takes ``table=``, the searcher's table, kept between its
+#: searches of the same game as the alpha-beta engine keeps it.
+Runner = Callable[..., Iterator[SearchResult]]
+
+#: The runners by algorithm: both searchers (and so the command line and the web page) run an
+#: algorithm named here through :func:`run` instead of the alpha-beta engine.
+RUNNERS: dict[str, Runner] = {**CHANCE_RUNNERS, **MAXN_RUNNERS, "mcts": mcts.run, "pns": pns.run}
+
+#: Of :data:`RUNNERS`, the tree searches that prove a two-player game's value (Monte Carlo tree
+#: search, proof-number search): a finished game is still answered by the searcher itself.
+TREE_SEARCHES = ("mcts", "pns")
+
+
+def check_algorithm(state: State, algorithm: str) -> None:
+    """Refuse, before it starts, an algorithm that cannot search ``state``'s game: the
+    alpha-beta engine's, Monte Carlo tree search and proof-number search on a game of chance
+    (they would take chance for a player) or of more than two players; expectiminimax and
+    *-minimax on more than two players."""
+    if algorithm in TWO_PLAYER_ALGORITHMS or algorithm in TREE_SEARCHES:
+        if state.has_chance:
+            raise ValueError(
+                f"{algorithm} cannot search a game of chance (it would take the dice for a "
+                "player): use expectiminimax, star1 or star2"
+            )
+        if state.players > 2:
+            raise ValueError(
+                f"{algorithm} searches games of two players; this one has {state.players}: "
+                "use maxn or paranoid"
+            )
+    if algorithm in CHANCE_ALGORITHMS and state.players > 2:
+        raise ValueError(
+            f"{algorithm} searches games of two players; this one has {state.players}: use "
+            "maxn or paranoid (both take the expectation at chance nodes)"
+        )
+
+
+def run(
+    algorithm: str,
+    state: State,
+    limits: Limits,
+    options: SearchOptions,
+    analyze: bool,
+    stop: threading.Event | None,
+    observer: Observer | None = None,
+    table: Any = None,
+) -> Iterator[SearchResult]:
+    """The results of ``algorithm``'s runner (:data:`RUNNERS`) on ``state``: the one door
+    for both searchers. An observed search needs a runner that emits events; ``table`` (a
+    searcher's :class:`~.table.TranspositionTable`) goes to a runner that shares one."""
+    runner = RUNNERS[algorithm]
+    extra: dict[str, Any] = {}
+    if observer is not None:
+        if not getattr(runner, "observes", False):
+            raise ValueError(f"{algorithm} emits no search events: search without an observer")
+        extra["observer"] = observer
+    if table is not None and getattr(runner, "shares_table", False):
+        extra["table"] = table
+    return runner(state, limits, options, analyze, stop, **extra)
+
+
+def meaning(state: State, algorithm: str) -> str:
+    """What the values of a search of ``state`` by ``algorithm`` (one of :data:`RUNNERS`)
+    mean (see :data:`.score.MEANINGS`)."""
+    if algorithm in CHANCE_ALGORITHMS:
+        return chance_meaning(state)
+    return maxn_meaning(state, algorithm)

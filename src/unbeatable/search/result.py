@@ -16,6 +16,7 @@ from .score import WIN_MIN, Score
 __all__ = [
     "UNLIMITED",
     "Counters",
+    "Line",
     "MoveStats",
     "SearchInterrupted",
     "SearchResult",
@@ -47,6 +48,19 @@ class MoveStats:
 
 
 @dataclass(frozen=True)
+class Line:
+    """One of a search's best lines: the ``score`` of its first move (from the view of the
+    side to move at the root) and its moves (``pv``)."""
+
+    score: Score
+    pv: tuple[Move, ...]
+
+    @property
+    def move(self) -> Move:
+        return self.pv[0]
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search found. Scores are from the view of the side to move at the root.
 
@@ -72,6 +86,17 @@ class SearchResult:
     both of the same kind), and ``move_stats`` holds their own figures per root move
     (:class:`MoveStats`: visits and mean rewards, proof and disproof numbers); None for
     the other algorithms.
+
+    A search of a game of chance or of more than two players (expectiminimax, *-minimax,
+    max^n, paranoid) gives numbers: ``score.meaning`` says what they mean (an expected score,
+    an expected payoff, max^n's payoff, the payoff the paranoid search guarantees).
+    ``values`` then holds the position's value to every player, by player (max^n's vector;
+    for two players ``v, -v``), and ``move_values`` each analyzed move's. At a chance node
+    (a roll to come) ``move`` is None and ``best_moves`` empty: the score is the expectation
+    over the outcomes, whose values ``move_scores`` holds.
+    ``lines``: the best moves' lines, best first, each with its score (a game's own searcher's
+    MultiPV: :attr:`~.options.SearchOptions.multipv` of them, every move's when analyzing);
+    empty when the searcher gave only ``pv``.
     """
 
     move: Move | None
@@ -93,6 +118,9 @@ class SearchResult:
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
     move_stats: Mapping[Move, MoveStats] | None = None
+    values: tuple[float, ...] | None = None
+    move_values: Mapping[Move, tuple[float, ...]] | None = None
+    lines: tuple[Line, ...] = ()
     #: The position searched (for its notation and picture; not compared).
     state: State | None = field(default=None, compare=False, repr=False)
 

@@ -20,14 +20,40 @@ from ..game import State
 
 __all__ = [
     "EVAL_LIMIT",
+    "EXPECTED_PAYOFF",
+    "EXPECTED_SCORE",
+    "GUARANTEED_PAYOFF",
     "INFINITY",
+    "MEANINGS",
+    "OUTCOME",
+    "PAYOFF",
     "WIN",
     "WIN_MIN",
     "Score",
     "from_table",
+    "heuristic_text",
     "solve_score",
     "to_table",
+    "value_text",
 ]
+
+# --- what a value means (Score.meaning) ---------------------------------------------------
+#: A win, a draw or a loss, with its distance (a two-player game without chance).
+OUTCOME = "outcome"
+#: The payoff of a game that ends with numbers (:class:`~unbeatable.game.Payoff`); with more
+#: than two players, max^n's: each player's payoff when every player maximises its own.
+PAYOFF = "payoff"
+#: A game of chance that ends with a win, a draw or a loss: the expected score (a win 1, a
+#: draw 0, a loss -1), from -1 to 1; the chance to win (a draw counting half) is
+#: ``(1 + value) / 2`` (:attr:`Score.probability`).
+EXPECTED_SCORE = "expected-score"
+#: A game of chance that ends with numbers: the expected payoff.
+EXPECTED_PAYOFF = "expected-payoff"
+#: The paranoid search's value: the payoff (expected, in a game of chance) the side to move
+#: can make sure of when every other player plays against it.
+GUARANTEED_PAYOFF = "guaranteed-payoff"
+#: Every meaning, as the JSON report spells it.
+MEANINGS = (OUTCOME, PAYOFF, EXPECTED_SCORE, EXPECTED_PAYOFF, GUARANTEED_PAYOFF)
 
 WIN = 1_000_000_000
 #: Every score at or beyond this magnitude is a proven win or loss.
@@ -69,9 +95,25 @@ class Score:
 
     value: int
     exact: bool = True
-    #: The game ends with numbers (:class:`~unbeatable.game.Payoff`): an exact value is a
-    #: number to show as one, not a draw or a win.
+    #: The game ends with numbers (:class:`~unbeatable.game.Payoff`) or has chance: an exact
+    #: value is a number to show as one, not a draw or a win.
     numeric: bool = False
+    #: What the value means (one of :data:`MEANINGS`); None: :data:`OUTCOME`, or
+    #: :data:`PAYOFF` for a numeric score.
+    meaning: str | None = None
+
+    @property
+    def means(self) -> str:
+        """What the value means: :attr:`meaning`, or what a score without one means."""
+        return self.meaning or (PAYOFF if self.numeric else OUTCOME)
+
+    @property
+    def probability(self) -> float | None:
+        """For an expected score (a game of chance ending in wins and losses), the chance to
+        win, a draw counting half: ``(1 + value) / 2``; else None."""
+        if self.meaning != EXPECTED_SCORE:
+            return None
+        return min(1.0, max(0.0, (1 + self.value) / 2))
 
     @property
     def is_win(self) -> bool:
@@ -131,7 +173,7 @@ class Score:
         return self._rank() >= other._rank()
 
     def __neg__(self) -> Score:
-        return Score(-self.value, self.exact, self.numeric)
+        return Score(-self.value, self.exact, self.numeric, self.meaning)
 
     def pov(self, player: int, to_move: int) -> Score:
         """This score seen by ``player`` when ``to_move`` is the side this score belongs to."""
@@ -146,8 +188,32 @@ class Score:
         if kind == "draw":
             return "draw"
         if kind == "value":
-            return f"{self.value:g}" if isinstance(self.value, float) else str(self.value)
-        return f"{self.value:+d} (heuristic)"
+            return value_text(self.value, self.meaning)
+        return f"{heuristic_text(self.value)} (heuristic)"
+
+
+def value_text(value: float, meaning: str | None = None) -> str:
+    """An exact numeric value as people read it, by what it means: ``3`` (a payoff), ``81.02%
+    to win (expected score +0.6204)``, ``expected payoff 2.5``, ``2 guaranteed``."""
+    if meaning == EXPECTED_SCORE:
+        chance = min(1.0, max(0.0, (1 + value) / 2))
+        return f"{chance:.2%} to win (expected score {value:+.4f})"
+    if meaning == EXPECTED_PAYOFF:
+        return f"expected payoff {value:.6g}"
+    if meaning == GUARANTEED_PAYOFF:
+        return f"{_plain(value)} guaranteed"
+    return _plain(value)
+
+
+def _plain(value: float) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def heuristic_text(value: float) -> str:
+    """A heuristic value with its sign: ``+12`` (an integer), ``+0.4100`` (a fraction)."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:+.4f}"
+    return f"{int(value):+d}"
 
 
 def solve_score(state: State, score: Score) -> int:
@@ -159,6 +225,11 @@ def solve_score(state: State, score: Score) -> int:
     """
     if not score.exact and not (score.is_win or score.is_loss):
         raise ValueError(f"a solve score needs an exact value, not {score}")
+    if score.numeric:
+        raise ValueError(
+            f"a solve score is a win, a draw or a loss in so many moves; this game's values "
+            f"are numbers ({score.means}: {score})"
+        )
     cells = state.max_plies
     if cells is None:
         raise ValueError(f"{type(state).__name__} has no max_plies: no solve score")

@@ -17,7 +17,12 @@ from .engine import Engine
 from .events import SearchEvent
 from .score import INFINITY
 
-__all__ = ["alphabeta_stack"]
+__all__ = ["ENDLESS_PLIES", "alphabeta_stack"]
+
+#: How deep a line of a game that declares no :attr:`~unbeatable.game.State.max_plies` may go
+#: before the search says the game goes round in circles or never ends (rather than growing
+#: its stack until memory runs out).
+ENDLESS_PLIES = 100_000
 
 # A frame is a list: the node's state, depth, alpha, beta, ply, alpha at entry, best value,
 # best move, moves to try, index of the next move, table key, horizon count at entry, the
@@ -60,10 +65,13 @@ def alphabeta_stack(
     path: tuple[Move, ...] = ()
     if watch is not None and ply > 0:
         path = (*watch.path[: ply - 1], move)
+    deepest = ENDLESS_PLIES if root.max_plies is None else None
     while True:
         # Enter the node (state, d, a, b, p): either it has a value at once, or it gets a frame.
         value = _enter(engine, state, d, a, b, p, stack, path)
         if value is None:
+            if deepest is not None and len(stack) > deepest:
+                raise ValueError(endless(len(stack)))
             frame = stack[-1]
             step = frame[_MOVES][0]  # type: ignore[index]
             child = state.play(step)
@@ -117,6 +125,15 @@ def alphabeta_stack(
             value = best
         else:
             return value
+
+
+def endless(plies: int) -> str:
+    """Why a search to the end of a game without a known length gave up."""
+    return (
+        f"a line of this game went {plies:,} moves deep without the game ending: it goes "
+        "round in circles (a position comes back) or never ends; give the search a depth or a "
+        "time limit, or declare max_plies"
+    )
 
 
 def _enter(

@@ -1,8 +1,7 @@
-"""``python -m unbeatable.web``: serve the web page (see :func:`.server.main`)."""
+"""``python -m unbeatable.web``: serve the web page (see :func:`.server.main`), with Ctrl-C
+heard from the first instant (:func:`unbeatable.__main__.guarded`)."""
 
-import sys
-
-from .server import main
+from unbeatable.__main__ import guarded
 
 if __name__ == "__main__":
-    sys.exit(main())
+    guarded("unbeatable.web.server")

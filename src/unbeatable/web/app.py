@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -26,9 +27,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..games import get_game, registered
+from ..games import get_game, loaded_games, registered
 from ..growth import GROWTH_ALGORITHMS
 from ..messages import cut
+from ..players import parse_player
 from ..search import policy
 from ..steps import VIEWS
 from ..tree import TREE_ALGORITHMS
@@ -44,6 +46,7 @@ from .inputs import (
     opponent_of,
     optional_int,
     position_of,
+    searchable,
     timeout_of,
     unfinished,
 )
@@ -60,6 +63,9 @@ RETRY_AFTER = 2
 #: The most steps the tree view grows a Monte Carlo or proof-number search (simulations, or
 #: positions expanded).
 MAX_BUDGET = 1000
+
+#: At most this many seconds a client is told to wait while a game's kernels are loaded.
+RETRY_AFTER_WARMING = 5
 
 #: Finished analyses kept to answer the same question again at once.
 CACHE_SIZE = 1024
@@ -138,7 +144,19 @@ class Api:
         return found if isinstance(found, Response) else JSONResponse(found)
 
     async def run(self, job: Job, timeout: float) -> Any:
-        """Run ``job`` in the pool; its data, or the error response."""
+        """Run ``job`` in the pool; its data, or the error response (503 "warming up" while
+        the game's compiled kernels are still being loaded: see :meth:`.JobPool.warming`)."""
+        warming = self.pool.warming(job.game)
+        if warming is not None:
+            title, left = warming
+            wait = max(1, min(RETRY_AFTER_WARMING, round(left)))
+            body = {
+                "error": f"warming up: loading {title} (building it the first time after an "
+                f"install: about {left:.0f} s more); try again in {wait} s",
+                "parameter": "game",
+                "text": job.game,
+            }
+            return JSONResponse(body, status_code=503, headers={"Retry-After": str(wait)})
         try:
             return await self.pool.run(job, timeout)
         except Overloaded:
@@ -170,10 +188,12 @@ class Api:
         for name, summary in registered().items():
             try:
                 game = get_game(name)
-            except ValueError as missing:  # chess without its extra: say what to install
+            except ValueError as missing:  # a game that cannot be made here: say why
                 found.append(describe_unavailable(name, summary, " ".join(str(missing).split())))
                 continue
             found.append(describe_game(name, summary, game))
+        for name, game in loaded_games().items():  # the server's --game and entry points
+            found.append(describe_game(name, getattr(game, "summary", name), game))
         return JSONResponse({"games": found, "cap": self.cap})
 
     async def position(self, request: Request) -> Response:
@@ -190,6 +210,7 @@ class Api:
             where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
         )
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         key = (where.game.spec, where.text, limits.depth, algorithm)
         cached = self.cache.get(key) if limits.time is None else None
         if cached is not None:
@@ -218,6 +239,10 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         opponent = opponent_of(query, self.cap)
+        if not where.state.is_chance:  # a roll needs no player
+            player = parse_player(opponent, random.Random(0))
+            chosen = getattr(getattr(player, "searcher", None), "algorithm", None)
+            searchable(where, chosen, "opponent", opponent)
         seed = optional_int(query, "seed", 0, 2**31)
         timeout = timeout_of(query, self.cap)
         job = Job("move", where.game.spec, where.text, timeout, opponent=opponent, seed=seed)
@@ -229,6 +254,15 @@ class Api:
         depth = optional_int(query, "depth", 1, 12) or 2
         algorithm = algorithm_of(query, TREE_ALGORITHMS + GROWTH_ALGORITHMS) or "alphabeta"
         budget = optional_int(query, "budget", 1, MAX_BUDGET) or 30
+        state = where.state
+        if state.has_chance or state.players > 2:
+            kind = "chance" if state.has_chance else f"{state.players} players"
+            raise BadInput(
+                f"{where.game.spec} is a game of {kind}: the tree view draws the trees of two "
+                "players without chance (analyze it instead)",
+                "game",
+                where.game.spec,
+            )
         if algorithm in GROWTH_ALGORITHMS and flag_of(query, "textbook") and not flag_of(
             query, "quiz"
         ):
@@ -276,6 +310,7 @@ class Api:
         depth = optional_int(query, "depth", 1, 40)
         workers = optional_int(query, "workers", 1, MAX_WORKERS) or 2
         algorithm = algorithm_of(query)
+        searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         timeout = timeout_of(query, self.cap)
         job = Job(
             "parallel",
@@ -300,6 +335,9 @@ class Api:
                 "cap": self.cap,
                 "cached": len(self.cache),
                 "cache_hits": self.cache_hits,
+                "warming": sorted(
+                    name for name in registered() if pool.warming(name) is not None
+                ),
             }
         )
 
@@ -342,12 +380,12 @@ def create_app(
     queue: int | None = None,
     cap: float = DEFAULT_CAP,
     pool: JobPool | None = None,
-    warm: bool = True,
+    warm: bool | Literal["background"] = True,
 ) -> Starlette:
     """The app. ``workers`` search processes, at most ``queue`` requests waiting for one
     (default: 4 per worker), ``cap`` seconds at most per search. The pool is forked when the
     app starts (its lifespan) and stopped when it ends; ``warm``: load the compiled solvers
-    before forking it (see :meth:`.JobPool.start`)."""
+    before forking it, or ``"background"``: while serving (see :meth:`.JobPool.start`)."""
     pool = pool or JobPool(workers, 4 * workers if queue is None else queue)
     api = Api(pool, cap)
 

@@ -11,8 +11,13 @@
   from and to squares, promotion piece and SAN, the last move, the king in check and how the
   game ended (checkmate, stalemate, the 50-move rule, threefold repetition, insufficient
   material).
-* ``list``: any other game (a user's own, registered in Python): its picture as text, and the
-  legal moves as buttons.
+* ``list``: any other game (a user's own, registered in Python or served with ``--game``, the
+  bear-off race, Shut the Box): its picture as text, and the legal moves as buttons.
+
+A game of chance or of more players is described the same way, with more: how many players
+(``players``) and who made each move (``movers``: a player's index, or None for a roll), and
+where the dice are to roll, every outcome with its probability (``chance``), so that the page
+can roll them (or ask the server to) and show the last roll (``rolled``).
 
 Every description also holds the legal moves in the game's notation and as people read them
 (:meth:`~unbeatable.game.State.move_label`: SAN for chess), the moves played so far likewise,
@@ -25,6 +30,7 @@ from typing import Any
 
 from ..game import FIRST, Game, State, player_name
 from ..games import MNK, Connect4, Connect4State, Hex, HexState, MNKState, SubtractionState
+from ..games.mnk import MARKS, MNKPartyState
 from ..games.subtraction import Subtraction
 from .inputs import Position, is_chess
 
@@ -40,17 +46,21 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         "name": name,
         "spec": game.spec,
         "summary": summary,
-        "params": [{"name": p, "default": game.params.get(p)} for p in params],
+        "params": [
+            {"name": p, "default": game.params.get(p, getattr(game, p, None))} for p in params
+        ],
         "board": _kind(game),
         "available": True,
         # a game too large to solve: how long its opponent thinks a move (the library's time)
         "move_time": game.initial().thinking_time("move"),
+        "players": game.initial().players,
+        "chance": game.initial().has_chance,
     }
 
 
 def describe_unavailable(name: str, summary: str, reason: str) -> dict[str, Any]:
-    """A registered game that cannot be made here (chess without its extra): listed, with the
-    reason, so that the page can say what to install."""
+    """A registered game that cannot be made here (a user's game whose module fails to load):
+    listed, with the reason, so that the page can say what is missing."""
     summary = summary.partition(" (parameters: ")[0]
     return {
         "name": name,
@@ -99,9 +109,15 @@ def describe_position(where: Position) -> dict[str, Any]:
         "picture": game.picture(state),
         # a game too large to solve (this size of it): how long the AI thinks a move
         "move_time": state.thinking_time("move"),
+        "players": state.players,
+        "movers": list(where.movers),
+        "chance": _chance(state),
+        "rolled": _rolled(where),
     }
     if isinstance(game, MNK) and isinstance(state, MNKState):
         data["board"] = _grid(game, state)
+    elif isinstance(game, MNK) and isinstance(state, MNKPartyState):
+        data["board"] = _party_grid(game, state)
     elif isinstance(game, Connect4) and isinstance(state, Connect4State):
         data["board"] = _columns(game, state)
     elif isinstance(game, Hex) and isinstance(state, HexState):
@@ -113,6 +129,27 @@ def describe_position(where: Position) -> dict[str, Any]:
     else:
         data["board"] = {"kind": "list"}
     return data
+
+
+def _chance(state: State) -> list[dict[str, Any]] | None:
+    """Where the dice are to roll: every outcome, as a move and as people read it, with its
+    probability; else None."""
+    if not state.is_chance:
+        return None
+    return [
+        {"move": state.move_text(m), "label": state.move_label(m), "probability": float(p)}
+        for m, p in state.chance_outcomes()
+    ]
+
+
+def _rolled(where: Position) -> str | None:
+    """The last roll of the dice, as people read it, while it is the turn it was rolled for
+    (no player has moved since); else None."""
+    for mover, label in zip(reversed(where.movers), reversed(where.labels), strict=False):
+        if mover is None:
+            return label
+        return None
+    return None
 
 
 def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
@@ -174,6 +211,37 @@ def _hex(game: Hex, state: HexState) -> dict[str, Any]:
     }
 
 
+def _party_grid(game: MNK, state: MNKPartyState) -> dict[str, Any]:
+    """The grid of an m,n,k game of more players: each cell its player's mark (``x``, ``o``,
+    ``v``, ...) or ``""``; the winner's line."""
+    outcome = state.outcome()
+    cells: list[list[str]] = []
+    cell_moves: list[list[str | None]] = []
+    for r in range(game.m):
+        row, row_moves = [], []
+        for c in range(game.n):
+            index = r * game.n + c
+            mark = state.mark(index)
+            row.append("" if mark == "." else mark)
+            row_moves.append(None if mark != "." or outcome else state.move_text(index))
+        cells.append(row)
+        cell_moves.append(row_moves)
+    line = 0
+    if outcome is not None and outcome.winner is not None:
+        stones = state.stones[outcome.winner]
+        line = next((w for w in game.lines if stones & w == w), 0)
+    win = [[r, c] for r in range(game.m) for c in range(game.n) if line >> (r * game.n + c) & 1]
+    return {
+        "kind": "grid",
+        "rows": game.m,
+        "cols": game.n,
+        "cells": cells,
+        "cell_moves": cell_moves,
+        "win": win,
+        "marks": list(MARKS[: game.players]),
+    }
+
+
 def _columns(game: Connect4, state: Connect4State) -> dict[str, Any]:
     first, second = state.stones()
     h1 = game.height + 1
@@ -211,26 +279,24 @@ def _columns(game: Connect4, state: Connect4State) -> dict[str, Any]:
 def _chess(state: State, moves: tuple[str, ...]) -> dict[str, Any]:
     """The chess board: squares from a8 to h1 (``"P"`` a white pawn, ``"k"`` the black king,
     ``""`` empty), the legal moves with their squares, the last move, the king in check."""
-    import chess  # loaded already: a chess state exists
-
     from ..games.chess.game import ChessState
 
     assert isinstance(state, ChessState)
-    board = state.board
+    position = state.position
     squares = [
-        [_symbol(board.piece_at(chess.square(file, rank))) for file in range(8)]
+        [position.piece_at(rank * 8 + file) or "" for file in range(8)]
         for rank in range(7, -1, -1)
     ]
     legal = []
     for move in state.legal_moves():
-        assert isinstance(move, chess.Move)
+        text = state.move_text(move)
         legal.append(
             {
-                "move": move.uci(),
-                "from": chess.square_name(move.from_square),
-                "to": chess.square_name(move.to_square),
-                "promotion": None if move.promotion is None else chess.piece_symbol(move.promotion),
-                "san": board.san(move),
+                "move": text,
+                "from": text[:2],
+                "to": text[2:4],
+                "promotion": text[4:] or None,
+                "san": state.move_label(move),
             }
         )
     last = None
@@ -238,24 +304,20 @@ def _chess(state: State, moves: tuple[str, ...]) -> dict[str, Any]:
         text = moves[-1]
         last = {"from": text[:2], "to": text[2:4]}
     check = None
-    if board.is_check():
-        king = board.king(board.turn)
-        check = None if king is None else chess.square_name(king)
+    if position.is_check():
+        king = next(sq for sq in range(64) if position.piece_at(sq) == "Kk"[position.turn])
+        check = f"{'abcdefgh'[king & 7]}{(king >> 3) + 1}"
     return {
         "kind": "chess",
-        "fen": board.fen(),
+        "fen": position.fen(),
         "squares": squares,
-        "turn": "white" if board.turn == chess.WHITE else "black",
+        "turn": "white" if position.turn == 0 else "black",
         "moves": legal,
         "last": last,
         "check": check,
         "end": _chess_end(state),
-        "fullmove": board.fullmove_number,
+        "fullmove": position.fullmove_number,
     }
-
-
-def _symbol(piece: Any) -> str:
-    return "" if piece is None else str(piece.symbol())
 
 
 def _chess_end(state: Any) -> str | None:
@@ -264,11 +326,11 @@ def _chess_end(state: Any) -> str | None:
     outcome = state.outcome()
     if outcome is None:
         return None
-    board = state.board
-    if not any(board.generate_legal_moves()):
-        return "checkmate" if board.is_check() else "stalemate"
-    if board.is_insufficient_material():
+    position = state.position
+    if not position.legal_moves():
+        return "checkmate" if position.is_check() else "stalemate"
+    if position.is_insufficient_material():
         return "insufficient material"
-    if board.halfmove_clock >= 100:
+    if position.halfmove_clock >= 100:
         return "the fifty-move rule"
     return "threefold repetition"

@@ -18,7 +18,7 @@ from ..game import Game, GameError, State
 from ..games import MNK, Connect4, get_game
 from ..messages import cut_echoes
 from ..players import AIPlayer, PlayerSpecError, parse_player
-from ..search import ALGORITHMS, Limits
+from ..search import ALGORITHMS, Limits, policy
 
 __all__ = [
     "DEFAULT_CAP",
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_TREE_NODES",
     "MAX_WORKERS",
+    "MIN_TIMEOUT",
     "BadInput",
     "Position",
     "algorithm_of",
@@ -37,6 +38,7 @@ __all__ = [
     "optional_float",
     "optional_int",
     "position_of",
+    "searchable",
     "seconds_of",
     "timeout_of",
     "whole_number",
@@ -97,6 +99,8 @@ class Position:
     labels: tuple[str, ...] = ()
     #: the starting position when it is not the game's initial one (chess: a FEN), else ""
     start: str = ""
+    #: who made each move: a player, or None for chance (a roll of the dice)
+    movers: tuple[int | None, ...] = ()
 
     @property
     def moves_text(self) -> str:
@@ -122,7 +126,7 @@ class Position:
 
 def is_chess(game: Game) -> bool:
     """True when ``game`` is chess (imported only when chess was asked for: a chess game can
-    exist only once its module, and python-chess, have been loaded)."""
+    exist only once its module, and the compiled core, have been loaded)."""
     module = sys.modules.get("unbeatable.games.chess.game")
     return module is not None and isinstance(game, module.Chess)
 
@@ -220,11 +224,13 @@ def position_of(query: Mapping[str, str]) -> Position:
     replay = start
     moves: list[str] = []
     labels: list[str] = []
+    movers: list[int | None] = []
     try:
         for token in game.split_moves(text):
             move = replay.parse_move(token)
             moves.append(replay.move_text(move))
             labels.append(replay.move_label(move))
+            movers.append(None if replay.is_chance else replay.to_move)
             replay = replay.play(move)
     except (GameError, ValueError):
         replay = game.initial()
@@ -234,7 +240,7 @@ def position_of(query: Mapping[str, str]) -> Position:
             "moves",
             text,
         )
-    return Position(game, state, tuple(moves), tuple(labels), fen)
+    return Position(game, state, tuple(moves), tuple(labels), fen, tuple(movers))
 
 
 def whole_number(text: str, name: str, low: int, high: int) -> int:
@@ -303,10 +309,22 @@ def optional_float(query: Mapping[str, str], name: str, high: float) -> float | 
     return value
 
 
+#: The shortest time cap a request may ask for (``timeout``), in seconds: less leaves a job
+#: no time to reach a worker and come back, so it could only time out.
+MIN_TIMEOUT = 0.1
+
+
 def timeout_of(query: Mapping[str, str], cap: float) -> float:
-    """The request's time cap: the ``timeout`` parameter (lower than the server's), else the
-    server's."""
+    """The request's time cap: the ``timeout`` parameter (lower than the server's, at least
+    :data:`MIN_TIMEOUT`), else the server's."""
     given = optional_float(query, "timeout", cap)
+    if given is not None and given < MIN_TIMEOUT:
+        text = query.get("timeout", "").strip()
+        raise BadInput(
+            f"timeout: {text!r} is too short for any search (at least {MIN_TIMEOUT:g} s)",
+            "timeout",
+            text,
+        )
     return cap if given is None else given
 
 
@@ -320,6 +338,18 @@ def algorithm_of(query: Mapping[str, str], choices: tuple[str, ...] = ALGORITHMS
             f"unknown algorithm {text!r}: choose one of {', '.join(choices)}", "algorithm", text
         )
     return text
+
+
+def searchable(position: Position, algorithm: str | None, parameter: str, text: str) -> None:
+    """Refuse, as a 400 on ``parameter`` (whose ``text`` asked for it), an ``algorithm`` that
+    cannot search the game (alpha-beta on a game of chance, or of more players): the
+    library's own rule, :func:`unbeatable.search.policy.check_algorithm`."""
+    if algorithm is None:
+        return
+    try:
+        policy.check_algorithm(position.state, algorithm)
+    except ValueError as error:
+        raise BadInput(f"{position.game.spec}: {one_line(error)}", parameter, text) from None
 
 
 def limits_of(query: Mapping[str, str], cap: float) -> Limits:

@@ -28,10 +28,10 @@ from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
 from ..growth import GROWTH_ALGORITHMS, grow_tree
-from ..players import AIPlayer, parse_player
+from ..players import AIPlayer, parse_player, roll
 from ..report import analyze as run_analysis
 from ..report import build_report, line_text
-from ..search import Limits, ParallelSearcher, Searcher, SearchResult, policy
+from ..search import Limits, Line, ParallelSearcher, Searcher, SearchOptions, SearchResult, policy
 from ..timeline import timeline
 from ..tree import TreeTooLargeError, build_tree
 from .inputs import BadInput
@@ -75,25 +75,43 @@ def analyze(job: Job) -> dict[str, Any]:
     analysis = run_analysis(game, state, Searcher(job.algorithm), limits, given=job.moves)
     report, result = analysis.report, analysis.result
     assert report is not None and result is not None  # Ctrl-C does not reach a worker
-    return with_labels(report.to_json(), state, result.pv)
+    return with_labels(report.to_json(), state, result.pv, result.lines)
 
 
-def with_labels(report: dict[str, Any], state: State, pv: Sequence[Move]) -> dict[str, Any]:
+#: The best lines an analysis shows with labels (the report has every line).
+LINES_SHOWN = 3
+
+
+def with_labels(
+    report: dict[str, Any], state: State, pv: Sequence[Move], lines: Sequence[Line] = ()
+) -> dict[str, Any]:
     """``report`` with ``labels`` (every legal move's label, by its notation) and
     ``pv_labels`` (the principal variation's), when the game's labels differ from its
-    notation (chess: SAN); else ``report`` unchanged, the report of ``analyze --json``."""
+    notation (chess: SAN), and ``lines_labels`` (the first :data:`LINES_SHOWN` of the
+    search's best ``lines``, when it gave some); else ``report`` unchanged, the report of
+    ``analyze --json``."""
     legal = list(state.legal_moves())
     labels = {state.move_text(m): state.move_label(m) for m in legal}
     if all(text == label for text, label in labels.items()):
         return report
-    return {**report, "labels": labels, "pv_labels": list(line_text(state, pv, labels=True))}
+    labelled = {**report, "labels": labels, "pv_labels": list(line_text(state, pv, labels=True))}
+    if lines:
+        labelled["lines_labels"] = [
+            list(line_text(state, line.pv, labels=True)) for line in lines[:LINES_SHOWN]
+        ]
+    return labelled
 
 
 def choose(job: Job) -> dict[str, Any]:
-    """The opponent's move (a player spec of ``unbeatable match``) and its search's report."""
+    """The opponent's move (a player spec of ``unbeatable match``) and its search's report;
+    where the dice are to roll, a roll (drawn with the request's seed), with ``roll`` true."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
     rng = random.Random(job.seed)
+    if state.is_chance:  # the dice roll: for the AI and for people alike
+        move = roll(state, rng)
+        return {"move": state.move_text(move), "label": state.move_label(move), "report": None,
+                "roll": True}
     player = parse_player(job.opponent, rng)
     if not isinstance(player, AIPlayer):
         move = player.choose(state)
@@ -106,7 +124,7 @@ def choose(job: Job) -> dict[str, Any]:
     found: dict[str, Any] = {
         "move": state.move_text(result.move),
         "label": state.move_label(result.move),
-        "report": with_labels(report, state, result.pv),
+        "report": with_labels(report, state, result.pv, result.lines),
     }
     note = _unsettled(state, player.limits, limits, result)
     if note:
@@ -179,13 +197,14 @@ def parallel(job: Job) -> dict[str, Any]:
     limits = policy.limits_for(
         state, Limits(depth=job.depth), purpose="analysis", cap=job.cap / 2
     )
-    with ParallelSearcher(job.workers, algorithm=job.algorithm) as searcher:
+    algorithm = policy.split_algorithm(SearchOptions(algorithm=job.algorithm), state)
+    with ParallelSearcher(job.workers, algorithm=algorithm) as searcher:
         began = time.perf_counter()
         searcher.search(state, Limits(depth=1))  # starts the worker processes
         startup = time.perf_counter() - began
         result = searcher.search(state, limits)
         log = list(searcher.task_log)
-    serial = Searcher(job.algorithm).search(state, limits)
+    serial = Searcher(algorithm).search(state, limits)
     line = timeline(
         log,
         result.elapsed,

@@ -4,6 +4,12 @@
   so a user's own games are known to them), each running one job at a time.
 * At most ``queue`` requests wait for a free worker; past that :meth:`JobPool.run` raises
   :class:`Overloaded` at once (the app answers 503 with Retry-After), never a pile-up.
+* The compiled games' kernels (:mod:`unbeatable.kernels`) are loaded in the server's process
+  before workers are forked from it, so that every worker has them at once: before serving
+  (``warm=True``), or in the background while the pool already serves (``warm="background"``,
+  the server's choice: it answers at once). Until a game's kernels are loaded,
+  :meth:`JobPool.warming` names what is being built and the app answers that game with 503
+  "warming up"; once they are, the idle workers are forked again (busy ones when they finish).
 * Each job has a time cap: past it the worker is stopped, a fresh one forked in its place, and
   :class:`TimedOut` raised. A request cancelled while its job runs (the client went away, or
   the server is stopping) stops its worker the same way.
@@ -20,17 +26,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing as mp
 import os
 import signal
+import threading
 import time
 import traceback
 import warnings
 from collections import deque
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Literal
 
+from .. import kernels
 from ..search.parallel import init_worker
 from .jobs import Job, run_job, warm_up
 
@@ -120,7 +129,8 @@ def _serve(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: Any, generation: int = 0) -> None:
+        self.generation = generation  # forked after this many warmings ended
         self.conn, child = mp.Pipe()
         self.process: BaseProcess = context.Process(
             target=_worker_main, args=(child,), name="unbeatable-web-worker"
@@ -181,6 +191,8 @@ class JobPool:
         self._dying: set[_Worker] = set()  # stopped, being reaped
         self._waiters: deque[asyncio.Future[_Worker]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._generation = 0
+        self._warming: dict[str, tuple[kernels.KernelGroup, float]] = {}
         self.closed = False
         self.started = False
 
@@ -199,23 +211,75 @@ class JobPool:
 
     # --- life -----------------------------------------------------------------------------
 
-    def start(self, warm: bool = True) -> None:
-        """Fork the workers (in the event loop's thread, before serving). ``warm``: first load
-        the compiled Connect Four solver in this process, so that every worker forked from it
-        has it at once (instead of each loading it on its first Connect Four request)."""
+    def start(self, warm: bool | Literal["background"] = True) -> None:
+        """Fork the workers (in the event loop's thread, before serving). ``warm=True``: first
+        load the compiled Connect Four solver in this process, so that every worker forked
+        from it has it at once (instead of each loading it on its first Connect Four
+        request). ``"background"``: fork them now and load every compiled game's kernels in a
+        thread (:meth:`warming` says which are not ready yet), then fork them again."""
         self._loop = asyncio.get_running_loop()
-        if warm:
+        if warm is True:
             warm_up()
         for _ in range(self.size):
             self._add()
         self.started = True
+        if warm == "background":
+            now = time.monotonic()
+            self._warming = {name: (g, now) for name, g in kernels.groups().items()}
+            threading.Thread(target=self._warm, name="unbeatable-web-warm", daemon=True).start()
+
+    def warming(self, game: str) -> tuple[str, float] | None:
+        """None when ``game`` (a spec: ``connect4``, ``mnk:4,4,4``) can be searched now; else
+        what is being built for it and about how many seconds are left."""
+        found = self._warming.get(game.split(":", 1)[0].strip().lower())
+        if found is None:
+            return None
+        group, since = found
+        return group.title, max(1.0, group.estimate() - (time.monotonic() - since))
+
+    def _warm(self) -> None:
+        """Load every compiled game's kernels, the quickest first (the warming thread); after
+        each game, hand over to the loop (:meth:`_warmed`) and wait while it forks the
+        workers again: a fork in the middle of a build would copy numba's lock held."""
+        order = sorted(self._warming.items(), key=lambda item: item[1][0].seconds)
+        for name, _ in order:
+            try:
+                kernels.warm(name)
+            except Exception:  # the game's workers load it themselves on their first request
+                logging.getLogger("unbeatable.web").exception("loading %s failed", name)
+            forked = threading.Event()
+            loop = self._loop
+            if loop is None or loop.is_closed():
+                return
+            try:
+                loop.call_soon_threadsafe(self._warmed, name, forked)
+            except RuntimeError:  # the loop has closed
+                return
+            while not forked.wait(0.5):
+                if self.closed or loop.is_closed():
+                    return
+
+    def _warmed(self, name: str, forked: threading.Event) -> None:
+        """``name``'s kernels are loaded in this process: fork every idle worker again from it
+        (a busy one is forked again when its job ends), then answer that game."""
+        try:
+            self._generation += 1
+            for worker in list(self._idle):
+                self._idle.remove(worker)
+                self._replace(worker)
+            self._warming.pop(name, None)
+        finally:
+            forked.set()
 
     def _add(self) -> None:
-        worker = _Worker(self._context)
+        worker = _Worker(self._context, self._generation)
         self._all.add(worker)
         self._give(worker)
 
     def _give(self, worker: _Worker) -> None:
+        if worker.generation < self._generation and not self.closed:
+            self._replace(worker)  # forked before the kernels were loaded
+            return
         while self._waiters:
             waiter = self._waiters.popleft()
             if not waiter.done():

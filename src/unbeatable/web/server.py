@@ -84,8 +84,40 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"the longest one search may run (default {DEFAULT_CAP:g}; a request may ask less)",
     )
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTRIBUTE",
+        help="add a game of your own to the page (repeatable): a Game, a State subclass whose "
+        "no-argument instance is the start, or a function returning either; the module is "
+        "looked for in the current directory first. Games that installed packages register "
+        "under the entry point group unbeatable.games are added too",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn's log level (warning)")
     return parser
+
+
+def load_games(specs: Sequence[str], err: IO[str]) -> bool:
+    """Import the games given by ``--game`` (a bad one: one line, False) and those installed
+    packages register (a broken one is left out with a warning); nothing else is ever
+    imported: a request naming any other game gets a 400."""
+    from ..games import GameLoadError, entry_points, load_game, registered
+
+    for spec in specs:
+        try:
+            load_game(spec)
+        except ValueError as error:
+            print(f"{PROG}: error: --game: {cut_echoes(' '.join(str(error).split()))}", file=err)
+            return False
+    for name in entry_points():
+        if name in registered():
+            continue
+        try:
+            load_game(name)
+        except GameLoadError as error:
+            print(f"{PROG}: warning: the installed game {name!r} is left out: {error}", file=err)
+    return True
 
 
 def is_loopback(host: str) -> bool:
@@ -119,6 +151,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
             file=err,
         )
         return 2
+    if not load_games(args.game, err):
+        return 2
     if not is_loopback(args.host):
         print(
             f"{PROG}: warning: listening on {args.host}: the page and its searches are open "
@@ -142,7 +176,7 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
 
     from .app import create_app
 
-    app = create_app(args.workers, queue=args.queue, cap=args.time_cap)
+    app = create_app(args.workers, queue=args.queue, cap=args.time_cap, warm="background")
     pool = app.state.pool
 
     signals: list[int] = []
@@ -207,9 +241,15 @@ def launch(
     cap: float | None = None,
     timeout: float = 60.0,
     host: str = "127.0.0.1",
+    games: Sequence[str] = (),
+    cwd: str | None = None,
+    ready: bool = True,
 ) -> subprocess.Popen[str]:
-    """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process, and return
-    it once the health check answers (for tests and benchmarks; stop it with SIGINT)."""
+    """Start ``python -m unbeatable.web`` on 127.0.0.1:``port`` in a new process (in the
+    directory ``cwd``, with ``--game`` for each of ``games``), and return it once the health
+    check answers (for tests and benchmarks; stop it with SIGINT); ``ready``: and says no game
+    is warming up any more (the compiled games answer)."""
+    import json
     import time
     import urllib.request
 
@@ -228,15 +268,18 @@ def launch(
         command += ["--queue", str(queue)]
     if cap is not None:
         command += ["--time-cap", str(cap)]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    for game in games:
+        command += ["--game", game]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=cwd)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited: {stop(process)}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
-                if r.status == 200:
+                if r.status == 200 and not (ready and json.load(r).get("warming")):
                     return process
+                time.sleep(0.1)
         except OSError:
             time.sleep(0.1)
     process.kill()

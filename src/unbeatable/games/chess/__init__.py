@@ -1,28 +1,21 @@
-"""Chess, through python-chess (an optional extra: ``pip install 'unbeatable[chess]'``).
+"""Chess, on our own compiled rules and engine (numba; nothing of python-chess).
 
-python-chess is GPL-3.0 and only imported when this game is asked for; the package itself stays
-MIT. Too large to solve: the search looks a few moves ahead, judges positions with
-:mod:`.evaluation` and extends the depth limit with captures (quiescence).
+Too large to solve: the game's own searcher (:mod:`.searcher`, the compiled engine) answers a
+search that asks for no algorithm; the generic engine searches it through the protocol when an
+algorithm is asked for. The game's module is imported only when chess is asked for (loading the
+compiled kernels takes a moment; compiling them the first time, some seconds).
 """
 
 from __future__ import annotations
 
 from ...game import Game
+from . import warm as warm  # registers the compiled core with unbeatable warm
 
 __all__ = ["chess_game"]
-
-EXTRA_MISSING = (
-    "chess needs python-chess, an optional extra: pip install 'unbeatable[chess]' "
-    "(python-chess is GPL-3.0; unbeatable imports it only for this game)"
-)
 
 
 def chess_game() -> Game:
     """The game of chess (one game: no parameters)."""
-    try:
-        from .game import Chess
-    except ImportError as err:
-        if err.name == "chess" or (err.name or "").startswith("chess."):
-            raise ValueError(EXTRA_MISSING) from None
-        raise
+    from .game import Chess
+
     return Chess.the()

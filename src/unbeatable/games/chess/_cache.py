@@ -17,6 +17,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from ...kernels import KernelGroup
+
 KERNEL_SOURCES = (
     "_tables.py",
     "_pesto.py",
@@ -30,6 +32,11 @@ KERNEL_SOURCES = (
 )
 STAMP = "kernels.sha256"
 PACKAGE = Path(__file__).resolve().parent
+
+#: The chess core's kernels as :mod:`unbeatable.kernels` watches them: what a cold build writes
+#: (rules, notation, perft and the engine: :func:`.warm.warm_up`) and about how long it takes
+#: (CPU seconds, a quiet machine).
+KERNELS = KernelGroup("chess", "the chess engine", Path(__file__).parent, KERNEL_SOURCES, 17, 82)
 
 
 def kernel_digest(package: Path) -> str:

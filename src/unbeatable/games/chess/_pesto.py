@@ -1,8 +1,8 @@
 """The PeSTO evaluation's published numbers (Ronald Friederich's tables, as given on the Chess
 Programming Wiki): data, not code. Material and piece-square values for the middle game and the
 end game; each square table lists the 64 squares from a8 to h1 (as a board is printed, White at
-the bottom) for White, and Black reads it mirrored. The same numbers as ``evaluation.py``'s, kept
-here so that the compiled core imports nothing of python-chess.
+the bottom) for White, and Black reads it mirrored. The one copy of them: the compiled
+evaluation reads them (``_tables``), and so does the chess game's ``evaluate`` (``evaluation``).
 """
 
 from __future__ import annotations

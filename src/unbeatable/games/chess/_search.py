@@ -19,17 +19,22 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   capture or pawn move, in the game's history or the search's own line; fifty moves; material
   that cannot mate); mate-distance pruning; a table probe (a cut-off outside PV nodes); at depth
   0 the quiescence search (stand pat, then captures that do not lose material by SEE, all moves
-  when in check); else the static evaluation and null-move pruning (not in check, not in a PV
-  node, with a piece besides pawns, not after another null move: a pass searched ``R = 3 +
-  depth/4 (+ up to 3 by the margin over beta)`` plies shallower with a null window; a fail high
-  prunes the node), then the moves, scored for ordering (``_order``).
+  when in check); else a ply less without a table move at depth ``IIR_DEPTH`` or more (internal
+  iterative reduction), the static evaluation, reverse futility pruning (not in check, not in a
+  PV node: the evaluation itself when it is ``RFP_MARGIN`` a ply above beta at depth
+  ``RFP_DEPTH`` or less) and null-move pruning (not in check, not in a PV node, with a piece
+  besides pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up to 3 by
+  the margin over beta)`` plies shallower with a null window; a fail high prunes the node),
+  then the moves, scored for ordering (``_order``).
 * ``LOOP``: the next move: principal variation search (the first move with the full window,
   the others with a null window and searched again with the full window when they land inside
   it), late move reductions (quiet moves late in the order at depth 3 or more, not in or giving
   check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes and for
   killers, more for moves of bad history; searched again at full depth when they beat alpha),
-  a check extension (a move that gives check is searched a ply deeper). A beta cut-off makes a
-  quiet move a killer and rewards its history.
+  a check extension (a move that gives check is searched a ply deeper); in non-PV nodes not in
+  check, once a move has been searched, quiet moves that give no check are skipped late in the
+  order near the leaves (late move pruning) or when the evaluation is far below alpha
+  (futility pruning). A beta cut-off makes a quiet move a killer and rewards its history.
 * ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
   above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
 """
@@ -65,6 +70,16 @@ from ._tt import (
 INF = MATE + 1
 ABORTED = 40_000  # beyond every score
 MAX_QUIETS = 64  # quiet moves remembered per ply for the history's penalty
+
+# pruning near the leaves (non-PV nodes, not in check; ``depth`` is the plies left)
+RFP_DEPTH = 6  # reverse futility: return the evaluation when it exceeds beta by
+RFP_MARGIN = 80  # RFP_MARGIN * depth
+PRUNING = True  # late move and futility pruning of quiet moves that give no check:
+LMP_DEPTH = 4  # after 3 + depth^2 moves, at depth <= LMP_DEPTH;
+FUTILITY_DEPTH = 5  # when the evaluation + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+FUTILITY_BASE = 60
+FUTILITY_MARGIN = 90
+IIR_DEPTH = 4  # a node without a table move, this deep or more, searches a ply shallower
 
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
@@ -223,6 +238,9 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     ):
                         result = tt_score
             if result == ABORTED:
+                if ply > 0 and not qs and tt_move == 0 and depth >= IIR_DEPTH:
+                    depth -= 1  # no move from the table: a shallower search finds one cheaper
+                    frames[ply, F_DEPTH] = depth
                 frames[ply, F_ALPHA] = alpha
                 frames[ply, F_BETA] = beta
                 frames[ply, F_ALPHA0] = alpha
@@ -249,6 +267,15 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                         frames[ply, F_NEXT] = base
                         frames[ply, F_END] = end
                         frames[ply, F_STAGE] = LOOP
+                elif (
+                    frames[ply, F_PV] == 0
+                    and not check
+                    and depth <= RFP_DEPTH
+                    and beta > -MATE_BOUND
+                    and static < MATE_BOUND
+                    and static - RFP_MARGIN * depth >= beta
+                ):
+                    result = static  # reverse futility: far above beta this close to the leaves
                 elif (
                     frames[ply, F_PV] == 0
                     and not check
@@ -390,9 +417,30 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         quiet = is_quiet(move)
         if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move, gain) < 0:
             continue  # a capture that loses material: not worth a quiescence node
+        prune = (
+            PRUNING
+            and not qs
+            and not pv_node
+            and not check
+            and quiet
+            and frames[ply, F_COUNT] > 0
+            and frames[ply, F_BEST] > -MATE_BOUND
+            and (
+                (depth <= LMP_DEPTH and frames[ply, F_COUNT] >= 3 + depth * depth)
+                or (
+                    depth <= FUTILITY_DEPTH
+                    and alpha < MATE_BOUND
+                    and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                )
+            )
+        )
         make(pos, tab, move, undo, ply)
         keys[n_hist + ply + 1] = pos[P_KEY]
         gives_check = 1 if in_check(pos, tab) else 0
+        if prune and not gives_check:
+            unmake(pos, tab, move, undo, ply)
+            continue  # late move pruning, futility pruning: a quiet move this late or this far
+            # below alpha, near the leaves, is not searched
         count = frames[ply, F_COUNT] + 1
         frames[ply, F_COUNT] = count
         frames[ply, F_MOVE] = move

@@ -20,8 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ...game import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from . import _fen, _make, _movegen, _notation, _rules
-from ._cache import drop_stale_cache
+from ...kernels import watch
+from . import _eval, _fen, _make, _movegen, _notation, _rules
+from ._cache import KERNELS, drop_stale_cache
 from ._tables import (
     BISHOP,
     EMPTY,
@@ -51,6 +52,7 @@ def _count(bits: int) -> int:
 
 
 drop_stale_cache()  # before any kernel runs: a cache of other kernel sources would run them
+watch(KERNELS)  # a build of the kernels (on their first calls) is said at once
 
 __all__ = [
     "START_FEN",
@@ -146,12 +148,36 @@ class Position:
             raise IllegalMoveError(
                 f"illegal move {move!r} in {self.fen()}", text=str(move), position=self.fen()
             )
+        return self.after(move)
+
+    def after(self, move: int) -> Position:
+        """The position after ``move``, unchecked: ``move`` must be one of
+        :meth:`legal_moves` (the search's door; :meth:`play` is the checked one)."""
         out = self._array.copy()
         undo = np.empty((1, UNDO_WORDS), dtype=np.uint64)
         with kernel_context():
             _make.make(out, TABLES, move, undo, 0)
         history = (*self._history, self.key) if out[P_HALF] else ()
         return Position(out, history)
+
+    def passed(self) -> Position:
+        """This position with the other side to move and nothing else changed but the
+        en-passant square (dropped) and the clocks (the halfmove clock restarts: no repetition
+        reaches back across a pass): a null move, for null-move pruning. Never for a side in
+        check (:class:`ValueError`)."""
+        if self.is_check():
+            raise ValueError(f"a side in check cannot pass: {self.fen()}")
+        out = self._array.copy()
+        undo = np.empty((1, UNDO_WORDS), dtype=np.uint64)
+        with kernel_context():
+            _make.make_null(out, TABLES, undo, 0)
+        return Position(out)
+
+    def evaluate(self) -> int:
+        """The static evaluation from the side to move's view, in centipawns: the search's
+        own (``_eval.evaluate``)."""
+        with kernel_context():
+            return int(_eval.evaluate(self._array))
 
     def play_uci(self, text: str) -> Position:
         return self.play(self.parse_uci(text))

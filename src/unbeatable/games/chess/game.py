@@ -1,18 +1,27 @@
-"""Chess as a :class:`~unbeatable.game.Game`: python-chess knows the rules, we keep states
-immutable.
+"""Chess as a :class:`~unbeatable.game.Game`, over our own compiled rules (:mod:`.core`) and
+with our own compiled engine (:mod:`.searcher`) as the game's own searcher.
 
 A position is written as a FEN, or as moves from the start (``e2e4 e7e5``, UCI notation; SAN
 is read too), optionally after ``startpos moves`` or ``fen <FEN> moves``, as UCI writes them.
-Draws: stalemate, insufficient material, the 50-move rule (100 plies without a capture or a
-pawn move) and threefold repetition (within the moves the state knows of).
+Moves are the core's integers (``from | to << 6 | flag << 12``); :meth:`ChessState.move_text`
+writes them in UCI notation, :meth:`ChessState.move_label` in SAN. Draws: stalemate,
+insufficient material, the 50-move rule (100 plies without a capture or a pawn move) and
+threefold repetition (within the moves the state knows of).
+
+The generic engine searches chess through the protocol (its hooks :meth:`ChessState.evaluate`,
+:meth:`~ChessState.noisy_moves`, :meth:`~ChessState.null_move`, :meth:`~ChessState.extends`,
+:meth:`~ChessState.key`), so that a learner can compare it with the game's own searcher
+(:meth:`ChessState.searcher_answers`) on the same position: ``Searcher()`` asks the game's own,
+``Searcher("alphabeta")`` the generic one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from typing import ClassVar
+import time
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
 
-import chess
+import numpy as np
 
 from ...game import (
     FIRST,
@@ -23,14 +32,23 @@ from ...game import (
     InvalidPositionError,
     Move,
     Outcome,
+    SearchAnswer,
+    SearchLine,
+    SearchRequest,
     State,
     require_text,
 )
-from .evaluation import evaluate, piece_value
+from ._tables import CAPTURE, EN_PASSANT, P_BOARD, P_HALF, P_SIDE, PAWN, PROMOTION
+from .core import Position
+from .evaluation import piece_value
+from .searcher import ENTRY_BYTES, MATE, MATE_BOUND, Limits, Searcher
 
 __all__ = ["Chess", "ChessState"]
 
-_NO_MOVES: tuple[chess.Move, ...] = ()
+_NO_MOVES: tuple[int, ...] = ()
+
+#: The key under which a search's memory (:attr:`SearchRequest.memory`) keeps the engine.
+_ENGINE = "chess.searcher"
 
 
 class Chess(Game):
@@ -46,7 +64,7 @@ class Chess(Game):
         return cls._the
 
     def initial(self) -> ChessState:
-        return ChessState(chess.Board(), ())
+        return ChessState(Position.initial())
 
     def parse_position(self, text: str) -> ChessState:
         """A FEN, moves from the start, or UCI's ``startpos|fen ... [moves ...]``."""
@@ -75,54 +93,42 @@ class Chess(Game):
 
     @staticmethod
     def _from_fen(fen: str) -> ChessState:
+        """The position of ``fen``; :class:`InvalidPositionError` for a malformed FEN (``not a
+        FEN: ...``) and for one no game reaches (``not a legal chess position: ...``), naming
+        what is wrong."""
         try:
-            board = chess.Board(fen)
-        except ValueError as err:
-            raise InvalidPositionError(f"not a FEN: {fen!r} ({err})", text=fen) from None
-        status = board.status()
-        if status != chess.STATUS_VALID:
-            flags = [flag.name or "" for flag in chess.Status if flag & status]
-            why = ", ".join(name.lower().replace("_", " ") for name in flags)
-            raise InvalidPositionError(f"not a legal chess position: {fen!r} ({why})", text=fen)
-        return ChessState(board, ())
+            return ChessState(Position.from_fen(fen))
+        except InvalidPositionError as err:
+            message = str(err).replace("not a legal position:", "not a legal chess position:", 1)
+            raise InvalidPositionError(message, text=fen) from None
 
     def format_position(self, state: State) -> str:
         assert isinstance(state, ChessState)
-        return state.board.fen()
+        return state.position.fen()
 
     def picture(self, state: State) -> str:
         assert isinstance(state, ChessState)
-        board = state.board
-        rows = [f"{8 - r} " + " ".join(str(board).splitlines()[r].split()) for r in range(8)]
-        side = "white" if board.turn == chess.WHITE else "black"
-        return "\n".join([*rows, "  a b c d e f g h", f"{side} to move"])
-
-
-def _position_key(board: chess.Board) -> int:
-    """A 64-bit key of what makes two positions the same for repetitions and the table: the
-    pieces, the side to move, castling rights and a capturable en-passant square (the hash of
-    python-chess's bitboards, much cheaper than a Zobrist hash computed square by square)."""
-    ep = board.ep_square
-    if ep is None or not board.has_legal_en_passant():
-        ep = -1  # not None: hash(None) changes from run to run before Python 3.12
-    return hash(
-        (
-            board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-            board.occupied_co[chess.WHITE], board.turn, board.castling_rights, ep,
-        )
-    )  # fmt: skip
+        rows = str(state.position).splitlines()
+        ranks = [f"{8 - r} {row}" for r, row in enumerate(rows)]
+        side = "white" if state.position.turn == 0 else "black"
+        return "\n".join([*ranks, "  a b c d e f g h", f"{side} to move"])
 
 
 class ChessState(State):
-    """A chess position: a python-chess board (never changed after it is made) and the table
-    keys of the positions since the last capture or pawn move (for repetitions)."""
+    """A chess position: the core's immutable :class:`~.core.Position` (its pieces, side to
+    move, castling rights, en-passant square, clocks, and the keys of the positions since the
+    last capture or pawn move, for repetitions)."""
 
-    __slots__ = ("_key", "_moves", "_noisy", "_outcome", "board", "history")
+    __slots__ = ("_noisy", "_outcome", "_san", "position")
 
     game: Chess | None = None
     has_solver = False
-    #: What pays in ``benchmarks/chess_features.py`` (see docs/chess.md): every feature but
-    #: principal variation search, which saved 2-3% of the nodes but cost time.
+    #: The compiled engine answers a search that asks for no algorithm (see
+    #: :meth:`searcher_answers`); ``Searcher("alphabeta")`` searches with the generic engine.
+    has_searcher = True
+    #: The generic engine's features for chess (``benchmarks/chess_features.py``, see
+    #: docs/chess.md): every feature but principal variation search, which saved 2-3% of the
+    #: nodes but cost time.
     search_features: ClassVar[frozenset[str]] = frozenset(
         {"quiescence", "killers", "history", "aspiration", "null-move", "check-extension"}
     )
@@ -132,42 +138,31 @@ class ChessState(State):
     #: ... and on the web page: an opponent's move 1 s, an analysis 2 s.
     thinking_times: ClassVar[Mapping[str, float]] = {"move": 1.0, "analysis": 2.0}
 
-    def __init__(self, board: chess.Board, history: tuple[int, ...]) -> None:
-        self.board = board
-        self.history = history
-        self._key = _position_key(board)
-        self._moves: tuple[chess.Move, ...] | None = None
+    def __init__(self, position: Position) -> None:
+        self.position = position
         self._noisy: list[Move] | None = None
+        self._san: dict[int, str] | None = None
         self._outcome: Outcome | bool | None = False  # False: not computed yet
 
     # --- the protocol ----------------------------------------------------------------------
 
     @property
     def to_move(self) -> int:
-        return FIRST if self.board.turn == chess.WHITE else SECOND
+        return FIRST if self.position.turn == 0 else SECOND
 
     @property
     def ply(self) -> int:
-        board = self.board
-        return 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
+        position = self.position
+        return 2 * (position.fullmove_number - 1) + position.turn
 
     def legal_moves(self) -> Sequence[Move]:
         if self.outcome() is not None:
             return _NO_MOVES
-        return self._all_moves()
-
-    def _all_moves(self) -> tuple[chess.Move, ...]:
-        if self._moves is None:
-            self._moves = tuple(self.board.legal_moves)
-        return self._moves
+        return self.position.legal_moves()
 
     def play(self, move: Move) -> ChessState:
-        assert isinstance(move, chess.Move)
-        board = self.board.copy(stack=False)
-        irreversible = board.is_zeroing(move) or board.is_castling(move)
-        board.push(move)
-        history = () if irreversible else (*self.history, self._key)
-        return ChessState(board, history)
+        assert isinstance(move, int)
+        return ChessState(self.position.after(move))
 
     def outcome(self) -> Outcome | None:
         if self._outcome is False:
@@ -175,43 +170,43 @@ class ChessState(State):
         return self._outcome  # type: ignore[return-value]
 
     def _find_outcome(self) -> Outcome | None:
-        board = self.board
-        # One legal move is enough to know that the game goes on: no full generation.
-        has_move = bool(self._moves) if self._moves is not None else None
-        if has_move is None:
-            has_move = any(board.generate_legal_moves())
-        if not has_move:
-            if board.is_check():
-                return Outcome.SECOND_WINS if board.turn == chess.WHITE else Outcome.FIRST_WINS
+        position = self.position
+        if not position.legal_moves():
+            if position.is_check():
+                return Outcome.SECOND_WINS if position.turn == 0 else Outcome.FIRST_WINS
             return Outcome.DRAW
-        if board.halfmove_clock >= 100 or board.is_insufficient_material():
+        if position.halfmove_clock >= 100 or position.is_insufficient_material():
             return Outcome.DRAW
-        if self.history.count(self._key) >= 2:
+        if position.repetitions() >= 3:
             return Outcome.DRAW  # the third time this position stands on the board
         return None
 
     def key(self) -> Hashable:
-        return self._key
+        """The Zobrist key: pieces, side to move, castling rights and a capturable en-passant
+        square."""
+        return self.position.key
 
     def evaluate(self) -> float:
-        return evaluate(self.board)
+        """The compiled engine's own evaluation (:mod:`.evaluation`), in centipawns from the
+        side to move's view."""
+        return self.position.evaluate()
 
     def null_move(self) -> ChessState | None:
-        """The same position with the other side to move (python-chess's null move), for
-        null-move pruning; None when the side to move is in check (a pass would be illegal) or
-        has nothing but its king and pawns (where zugzwang is common). Repetitions are not
-        counted across a pass."""
-        board = self.board
-        mine = board.occupied_co[board.turn]
-        if mine & ~(board.pawns | board.kings) == 0 or board.is_check():
+        """The same position with the other side to move, for null-move pruning; None when the
+        side to move is in check (a pass would be illegal) or has nothing but its king and
+        pawns (where zugzwang is common). Repetitions are not counted across a pass."""
+        position = self.position
+        side = position.turn
+        board = position.array[P_BOARD : P_BOARD + 64]
+        mine = (board >= 6 * side) & (board < 6 * side + 6)
+        kinds = board[mine] % 6
+        if not np.any((kinds != PAWN) & (kinds != 5)) or position.is_check():
             return None
-        passed = board.copy(stack=False)
-        passed.push(chess.Move.null())
-        return ChessState(passed, ())
+        return ChessState(position.passed())
 
     def extends(self) -> bool:
         """True when the side to move is in check: the search looks one ply further."""
-        return self.board.is_check()
+        return self.position.is_check()
 
     def ordered_moves(self) -> Sequence[Move]:
         """Captures and promotions first, the most valuable victim by the least valuable
@@ -227,66 +222,93 @@ class ChessState(State):
         return self._noisy
 
     def _find_noisy(self) -> list[Move]:
-        board = self.board
+        board = self.position.array[P_BOARD : P_BOARD + 64]
         scored = []
-        if self.outcome() is not None:
-            return []
-        # Captures, then the pawn pushes from the seventh rank: no full move generation.
-        seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
-        pushers = board.pawns & board.occupied_co[board.turn] & seventh
-        candidates = list(board.generate_legal_captures())
-        if pushers:
-            candidates += [
-                m for m in board.generate_legal_moves(from_mask=pushers) if not board.is_capture(m)
-            ]
-        for move in candidates:
-            if move.promotion is not None or board.is_capture(move):
-                victim = board.piece_type_at(move.to_square) or chess.PAWN  # en passant: a pawn
-                attacker = board.piece_type_at(move.from_square) or chess.PAWN
-                gain = piece_value(victim) * 16 - piece_value(attacker)
-                if move.promotion is not None:
-                    gain += piece_value(move.promotion) * 16
-                scored.append((-gain, move.from_square, move.to_square, move))
-        scored.sort(key=lambda item: item[:3])
+        for move in self.legal_moves():
+            assert isinstance(move, int)
+            flag = move >> 12
+            if not flag & (CAPTURE | PROMOTION):
+                continue
+            frm, to = move & 63, (move >> 6) & 63
+            victim = PAWN if flag == EN_PASSANT or not flag & CAPTURE else int(board[to]) % 6
+            gain = piece_value(victim) * 16 if flag & CAPTURE else 0
+            gain -= piece_value(int(board[frm]) % 6)
+            if flag & PROMOTION:
+                gain += piece_value((flag & 3) + 1) * 16
+            scored.append((-gain, frm, to, move))
+        scored.sort()
         return [item[3] for item in scored]
+
+    # --- the game's own searcher ------------------------------------------------------------
+
+    def searcher_answers(self, request: SearchRequest) -> Iterator[SearchAnswer]:
+        """The compiled engine's answers (:class:`.searcher.Searcher`), one after each
+        completed iteration, under ``request``'s limits: its ``lines`` best moves each with a
+        line (MultiPV), on ``request.threads`` threads (default 1) with a table of
+        ``request.table_size`` entries of 16 bytes (default 2^20: 16 MiB). The engine (its
+        table and history) is kept in ``request.memory`` for the next search."""
+        engine = _engine(request)
+        limits = Limits(
+            depth=request.depth,
+            nodes=request.max_nodes,
+            movetime=None
+            if request.deadline is None
+            else max(request.deadline - time.perf_counter(), 0.001),
+            infinite=request.deadline is None and request.depth is None and not request.max_nodes,
+        )
+        position = self.position
+        for found in engine.iterate(position, limits, multipv=request.lines, stop=request.stop):
+            yield SearchAnswer(
+                lines=tuple(
+                    SearchLine(line.pv, line.score, _plies_to_mate(line.score))
+                    for line in found.lines
+                ),
+                depth=found.depth,
+                seldepth=found.seldepth,
+                nodes=found.nodes,
+                complete=found.complete,
+                interrupted=found.interrupted,
+            )
 
     # --- notation -------------------------------------------------------------------------
 
     def move_text(self, move: Move) -> str:
-        assert isinstance(move, chess.Move)
-        return move.uci()
+        assert isinstance(move, int)
+        return Position.uci(move)
 
     def move_label(self, move: Move) -> str:
         """The move in SAN, for people (``Nf3``, ``exd5``, ``O-O``, ``Qh7#``)."""
-        assert isinstance(move, chess.Move)
-        return self.board.san(move)
+        if self._san is None:
+            self._san = self.position.san_all()
+        label = self._san.get(move)  # type: ignore[call-overload]
+        return label if label is not None else self.position.san(move)  # type: ignore[arg-type]
 
-    def parse_move(self, text: str) -> chess.Move:
+    def parse_move(self, text: str) -> int:
         """A legal move in UCI notation (``e2e4``, ``e7e8q``) or in SAN (``e4``, ``Nf3``)."""
         token = text.strip()
-        board = self.board
+        position = self.position
         if self.outcome() is not None:
             raise IllegalMoveError(
                 f"move {token!r} after the game has ended ({self.outcome()}) in {self}",
                 text=token, position=str(self),
             )
         try:
-            move = chess.Move.from_uci(token)
-        except ValueError:
-            move = None
-        if move is not None:
-            if move in self._all_moves():
-                return move
+            return position.parse_uci(token)
+        except IllegalMoveError:
             raise IllegalMoveError(
-                f"{token!r} is not a legal move in {board.fen()}", text=token, position=str(self)
-            )
-        try:
-            return board.parse_san(token)
-        except chess.IllegalMoveError:
-            raise IllegalMoveError(
-                f"{token!r} is not a legal move in {board.fen()}", text=token, position=str(self)
+                f"{token!r} is not a legal move in {position.fen()}", text=token, position=str(self)
             ) from None
-        except ValueError:
+        except InvalidMoveError:
+            pass
+        try:
+            return position.parse_san(token)
+        except IllegalMoveError as err:
+            why = str(err).rpartition(" (")[2].rstrip(")") if str(err).endswith(")") else ""
+            raise IllegalMoveError(
+                f"{token!r} is not a legal move in {position.fen()}" + (f" ({why})" if why else ""),
+                text=token, position=str(self),
+            ) from None
+        except InvalidMoveError:
             raise InvalidMoveError(
                 f"{token!r} is not a chess move (UCI like e2e4 or e7e8q, or SAN like Nf3)",
                 text=token, position=str(self),
@@ -295,28 +317,50 @@ class ChessState(State):
     # --- value semantics ------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
+        """The same pieces, side to move, castling rights, en-passant square and halfmove
+        clock (the moves that led here, and the move number, are not compared)."""
+        if not isinstance(other, ChessState):
+            return NotImplemented
+        mine, theirs = self.position.array, other.position.array
         return (
-            isinstance(other, ChessState)
-            and self._key == other._key
-            and self.board.epd() == other.board.epd()
-            and self.board.halfmove_clock == other.board.halfmove_clock
+            self.position.key == other.position.key
+            and mine[P_HALF] == theirs[P_HALF]
+            and bool(np.array_equal(mine[:P_SIDE], theirs[:P_SIDE]))
         )
 
     def __hash__(self) -> int:
-        return self._key
+        return self.position.key
 
-    def __getstate__(self) -> tuple[str, tuple[int, ...]]:
-        return (self.board.fen(), self.history)
-
-    def __setstate__(self, data: tuple[str, tuple[int, ...]]) -> None:
-        fen, history = data
-        self.__init__(chess.Board(fen), history)  # type: ignore[misc]
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ChessState, (self.position,))
 
     def __str__(self) -> str:
-        return self.board.fen()
+        return self.position.fen()
 
     def __repr__(self) -> str:
-        return f"ChessState({self.board.fen()!r})"
+        return f"ChessState({self.position.fen()!r})"
 
 
 ChessState.game = Chess.the()
+
+
+def _plies_to_mate(score: int) -> int | None:
+    """Plies to mate of an engine score (positive: the side to move mates), or None."""
+    if score >= MATE_BOUND:
+        return MATE - score
+    if score <= -MATE_BOUND:
+        return -(MATE + score)
+    return None
+
+
+def _engine(request: SearchRequest) -> Searcher:
+    """The engine kept in ``request.memory`` when it has the table size and threads asked for,
+    else a new one kept there."""
+    entries = request.table_size or 1 << 20
+    megabytes = max(1, entries * ENTRY_BYTES >> 20)
+    threads = request.threads or 1
+    engine = request.memory.get(_ENGINE)
+    if not isinstance(engine, Searcher) or (engine.hash_mb, engine.threads) != (megabytes, threads):
+        engine = Searcher(hash_mb=megabytes, threads=threads)
+        request.memory[_ENGINE] = engine
+    return engine

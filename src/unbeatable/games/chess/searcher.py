@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -49,7 +49,9 @@ from .core import TABLES, Position, kernel_context
 
 __all__ = [
     "BENCH_FENS",
+    "ENTRY_BYTES",
     "MATE",
+    "MATE_BOUND",
     "Limits",
     "Line",
     "SearchResult",
@@ -58,6 +60,8 @@ __all__ = [
 ]
 
 MAX_DEPTH = MAX_PLY - 8
+#: Bytes of one transposition-table entry (a bucket of 4 entries is 64 bytes).
+ENTRY_BYTES = 16
 MOVE_OVERHEAD = 0.02  # seconds kept back from every clock-based budget (the GUI's lag)
 ASPIRATION = 25  # centipawns each side of the previous value
 
@@ -302,6 +306,7 @@ class Searcher:
         buckets = 1 << max(int(hash_mb * (1 << 20) // (BUCKET * 16)).bit_length() - 1, 0)
         self.table = np.zeros(buckets * BUCKET * 2, dtype=np.uint64)
         self.threads = threads
+        self.hash_mb = hash_mb
         self._workers = [_Worker(tid) for tid in range(threads)]
         self._generation = 0
         self._run: _Run | None = None
@@ -314,7 +319,9 @@ class Searcher:
             w.heur[:] = 0
 
     def stop(self) -> None:
-        """Stop the running search (from another thread); it returns what it has."""
+        """Stop the running search (from another thread); it returns what it has. A stop that
+        comes before the search has set itself up may be missed: pass a ``stop`` event to
+        :meth:`search` or :meth:`iterate` instead, which is looked at from the start."""
         run = self._run
         if run is not None:
             run.ctrl[C_STOP] = 1
@@ -326,34 +333,57 @@ class Searcher:
         *,
         multipv: int = 1,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> SearchResult:
         """Search ``position`` under ``limits`` (default: depth 8) and return the result of the
         last completed iteration. ``multipv``: how many best root moves get their own line
         (the number of legal moves: every root move's score). ``on_iteration`` is called from
-        this thread after each completed iteration."""
+        this thread after each completed iteration. ``stop``: set it (from any thread) to end
+        the search as :meth:`stop` does."""
+        result = None
+        for result in self.iterate(position, limits, multipv=multipv, stop=stop):
+            if on_iteration is not None and result.complete:
+                on_iteration(result)
+        assert result is not None
+        return result
+
+    def iterate(
+        self,
+        position: Position,
+        limits: Limits | None = None,
+        *,
+        multipv: int = 1,
+        stop: threading.Event | None = None,
+    ) -> Iterator[SearchResult]:
+        """The search of :meth:`search`, one result after each completed iteration (marked
+        ``complete``); when time, nodes, ``stop`` or Ctrl-C cut the search short, a last
+        result follows: the last completed iteration's, marked incomplete (and
+        ``interrupted`` for Ctrl-C, which ends the iteration without raising). The last
+        result is the answer. Closing the iterator early stops the search."""
         limits = Limits(depth=8) if limits is None else limits
         if multipv < 1:
             raise ValueError(f"multipv must be at least 1, not {multipv}")
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this searcher is already searching")
         try:
-            return self._search(position, limits, multipv, on_iteration)
+            yield from self._iterate(position, limits, multipv, stop)
         finally:
             self._run = None
             self._lock.release()
 
-    def _search(
+    def _iterate(
         self,
         position: Position,
         limits: Limits,
         multipv: int,
-        on_iteration: Callable[[SearchResult], None] | None,
-    ) -> SearchResult:
+        stop: threading.Event | None,
+    ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         legal = position.legal_moves()
         if not legal:
             score = -MATE if position.is_check() else 0
-            return SearchResult(None, score, (), 0, 0, 0, 0.0)
+            yield SearchResult(None, score, (), 0, 0, 0, 0.0)
+            return
         self._generation = self._generation % 63 + 1
         ctrl = np.zeros(C_SIZE, dtype=np.int64)
         ctrl[C_GEN] = self._generation
@@ -377,17 +407,23 @@ class Searcher:
         interrupted = False
         seen = 0
         try:
-            while threads[0].is_alive():
-                threads[0].join(0.001)
-                elapsed = time.perf_counter() - start
-                if budget is not None:
-                    if elapsed >= budget[1]:
+            while True:
+                alive = threads[0].is_alive()
+                if alive:
+                    threads[0].join(0.001)
+                    elapsed = time.perf_counter() - start
+                    if stop is not None and stop.is_set():
                         ctrl[C_STOP] = 1
-                    elif elapsed >= budget[0]:
-                        ctrl[C_SOFT] = 1
-                while on_iteration is not None and seen < len(run.iterations):
-                    on_iteration(self._result(run, legal, start, complete=False, index=seen))
+                    if budget is not None:
+                        if elapsed >= budget[1]:
+                            ctrl[C_STOP] = 1
+                        elif elapsed >= budget[0]:
+                            ctrl[C_SOFT] = 1
+                while seen < len(run.iterations):
+                    yield self._result(run, legal, start, complete=True, index=seen)
                     seen += 1
+                if not alive:
+                    break
         except KeyboardInterrupt:
             interrupted = True
         finally:
@@ -396,8 +432,10 @@ class Searcher:
                 while t.is_alive():  # a second Ctrl-C must not leave a thread searching
                     with contextlib.suppress(KeyboardInterrupt):
                         t.join()
-        result = self._result(run, legal, start, complete=run.done and not interrupted)
-        return replace(result, interrupted=interrupted)
+        if run.done and not interrupted and seen == len(run.iterations):
+            return  # every iteration asked for completed: the last one yielded is the answer
+        result = self._result(run, legal, start, complete=False)
+        yield replace(result, interrupted=interrupted)
 
     @staticmethod
     def _result(

@@ -76,9 +76,9 @@ def solve_batch(
         before = stats[0]
         shared[0] = -SHARED_BIG
         shared[1] = SHARED_BIG
-        done = solve_position(
+        done = solve_position(  # np.int64(0), not a literal: the one compiled solve_position
             current, mask, nb, weak, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+            db_keys, db_vals, db_ply, ctrl, np.int64(0), shared, res,
         )  # fmt: skip
         out_scores[i] = res[0]
         out_nodes[i] = stats[0] - before

@@ -57,9 +57,11 @@ def score_map(
         else:
             shared[0] = -SHARED_BIG
             shared[1] = SHARED_BIG
+            # np.int64(0), np.bool_(False): typed arguments, not literals, so that every
+            # caller shares one compiled solve_position (a literal compiles one of its own)
             done = solve_position(
                 current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+                db_keys, db_vals, db_ply, ctrl, np.int64(0), shared, res,
             )  # fmt: skip
             out_lo[col] = -res[1]
             out_hi[col] = -res[0]
@@ -87,7 +89,7 @@ def best_map(
     res = np.zeros(2, dtype=np.int64)
     own = np.zeros(2, dtype=np.int64)
     complete = solve_position(
-        current, mask, nb, False, width, height, table, stats, fu, fi,
+        current, mask, nb, np.bool_(False), width, height, table, stats, fu, fi,
         db_keys, db_vals, db_ply, ctrl, role, shared, res,
     )  # fmt: skip
     v = res[0]

@@ -100,9 +100,9 @@ def principal_line(
     shared[0] = -SHARED_BIG
     shared[1] = SHARED_BIG
     before = stats[0]
-    if not solve_position(
-        current, mask, nb, False, width, height, table, stats, fu, fi,
-        db_keys, db_vals, db_ply, ctrl, 0, shared, res,
+    if not solve_position(  # typed, not literal, arguments: the one compiled solve_position
+        current, mask, nb, np.bool_(False), width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, np.int64(0), shared, res,
     ):  # fmt: skip
         return LINE_STOPPED, 0
     value = res[0]

@@ -289,6 +289,11 @@ class Connect4State(State):
 
     has_solver = True
 
+    def warm_up(self) -> None:
+        """Load the compiled solver (its kernels, from numba's cache or built) in this
+        process: see :func:`.hooks.ready_solver`."""
+        hooks.ready_solver(self.game, SolveRequest())
+
     def solver_value(self, request: SolveRequest) -> int | None:
         """The exact score from the opening book, the database or the compiled solver (see
         :mod:`.hooks`); None when a limit in ``request`` stopped it first (Ctrl-C: the search

@@ -21,9 +21,12 @@ import logging  # noqa: F401  (its fork hook first: see the registration of ours
 import os
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ...game import Move, SolveAnswer, SolveRequest
+from ...kernels import KernelGroup, building, register
+from ._cache import KERNEL_SOURCES, drop_stale_cache
 from ._position import BoardSize, Position
 from .book import lookup
 
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
     from .solver import Solver
 
 __all__ = [
+    "KERNELS",
     "LINE_NODES",
     "QUICK_NODES",
     "QUICK_PLIES",
@@ -43,6 +47,12 @@ __all__ = [
     "value",
     "warm_up",
 ]
+
+#: The solver's compiled kernels, as numba caches them (:mod:`unbeatable.kernels`): what a
+#: cold build writes, and about how long it takes (CPU seconds, a quiet machine).
+KERNELS = KernelGroup(
+    "connect4", "the Connect Four solver", Path(__file__).parent, KERNEL_SOURCES, 8, 12
+)
 
 _SOLVERS: dict[tuple[int, int, int | None], Solver] = {}
 _LOCK = threading.Lock()
@@ -131,19 +141,25 @@ def _load(game: BoardSize, table_size: int | None) -> None:
     same compiled code); an error is kept for :func:`ready_solver` to raise in its caller."""
     size = (game.width, game.height, table_size)
     try:
-        from .solver import Solver
-
-        solver_for(game, table_size)
-        warm = Solver(0, 4, 4, threads=1)
-        tiny = (0, 1, 1)  # "1": one stone at the bottom of column 1, none the side to move's
-        warm.bounds(*tiny)
-        warm.analyze(*tiny)
-        warm.best(*tiny)
-        _line_on(warm, *tiny, SolveRequest(threads=1), "1 on a 4 x 4 board")
+        drop_stale_cache()  # before the cache is looked at (the solver's import does it too)
+        with building(KERNELS):  # says so when the kernels must be compiled
+            _load_kernels(game, table_size)
     except BaseException as error:
         _FAILED[size] = error
         return
     _READY.add(size)
+
+
+def _load_kernels(game: BoardSize, table_size: int | None) -> None:
+    from .solver import Solver
+
+    solver_for(game, table_size)
+    warm = Solver(0, 4, 4, threads=1)
+    tiny = (0, 1, 1)  # "1": one stone at the bottom of column 1, none the side to move's
+    warm.bounds(*tiny)
+    warm.analyze(*tiny)
+    warm.best(*tiny)
+    _line_on(warm, *tiny, SolveRequest(threads=1), "1 on a 4 x 4 board")
 
 
 def warm_up() -> float:
@@ -154,6 +170,8 @@ def warm_up() -> float:
     ready_solver(Size(7, 6), SolveRequest())
     return time.perf_counter() - start
 
+
+register(KERNELS, warm_up)
 
 #: A quick answer gives up after this many nodes (tens of milliseconds).
 QUICK_NODES = 400_000

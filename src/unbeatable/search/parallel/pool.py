@@ -16,8 +16,10 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+if TYPE_CHECKING:
+    from ...game import State
 from .watch import Elsewhere, Loss, Watch, Worker, watch_elsewhere
 from .worker import Report, Task, TaskFailed, init_worker, run_task
 
@@ -104,6 +106,14 @@ class WorkerPool:
                     self._workers = count
                     break
         return self._workers
+
+    def prepare(self, state: State) -> None:
+        """Before this pool forks its own workers: load what searching ``state``'s game needs
+        in this process (:meth:`~unbeatable.game.State.warm_up`, a compiled solver's
+        kernels), so that every worker forked from it starts with it and a batch on N
+        workers pays the loading once, not N times."""
+        if self._executor is None and not self._given:
+            state.warm_up()
 
     def executor(self) -> cf.Executor:
         """The executor, made now if this pool makes its own."""
@@ -196,6 +206,7 @@ class Tasks(Generic[T]):
         return len(self.pending)
 
     def submit(self, task: Task, tag: T) -> None:
+        self.pool.prepare(task.state)
         try:
             executor = self.pool.executor()
             watch = self.pool.watch()

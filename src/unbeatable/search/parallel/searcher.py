@@ -18,11 +18,13 @@ from .. import policy
 from ..deepening import Root, Searching, check_state, deepen, renamed
 from ..driver import Searcher
 from ..events import Observer
-from ..options import Limits, SearchOptions
+from ..numeric import deepen as numeric_deepen
+from ..options import Limits, SearchOptions, max_threads
 from ..pv import complete_line
 from ..result import UNLIMITED, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score
 from .node import Totals
+from .numeric import ParallelNumericRoot
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
 from .split import Run
 from .worker import Task, TaskConfig, TaskStats
@@ -153,10 +155,19 @@ class ParallelSearcher(Searching):
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
+        if algorithm in policy.RUNNERS and algorithm not in policy.TREE_SEARCHES:
+            # a game of chance or of more players: not an iteration of the alpha-beta engine
+            yield from self._numeric(state, limits, algorithm, analyze, stop)
+            return
         if policy.hands_back(options, state, limits):
             # A time or node budget is the game's solver's to honour, as in a serial search:
-            # the solver (its own threads) answers in this process, cut short with bounds.
-            serial = Searcher(options=SearchOptions.make(options, table=False))
+            # the solver (its own threads) answers in this process, cut short with bounds. A
+            # game's own searcher runs here too, its threads as many as the workers.
+            serial_options = SearchOptions.make(options, table=False)
+            if options.threads is None and not policy.uses_solver(options, state):
+                threads = min(self.workers, max_threads())
+                serial_options = SearchOptions.make(serial_options, threads=threads)
+            serial = Searcher(options=serial_options)
             yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
             return
         if algorithm in policy.RUNNERS:
@@ -244,6 +255,34 @@ class ParallelSearcher(Searching):
         finally:
             tasks.drain()
         return merge(state, results, options, analyze, start, totals)
+
+    def _numeric(
+        self, state: State, limits: Limits, algorithm: str, analyze: bool,
+        stop: threading.Event | None,
+    ) -> Iterator[SearchResult]:
+        """A search of a game of chance or of more players: the root's moves (or outcomes)
+        split over the workers, one task each (see :mod:`.numeric`)."""
+        start = time.perf_counter()
+        self.task_log = []
+        root = ParallelNumericRoot(
+            self._pool,
+            TaskConfig(self._session, self.options, algorithm),
+            state,
+            self.options,
+            deadline=start + limits.time if limits.time is not None else None,
+            max_nodes=limits.nodes,
+            stop=stop,
+            task_log=self.task_log,
+            start=start,
+        )
+        meaning = policy.meaning(state, algorithm)
+        try:
+            yield from numeric_deepen(
+                state, limits, self.options, root, algorithm, meaning, start, analyze
+            )
+        except (KeyboardInterrupt, WorkerLostError):
+            self._pool.abort()
+            raise
 
     def presearches(self, state: State, depth: int, analyze: bool) -> bool:
         """Whether a single depth-limited search first searches :data:`PRESEARCH_PLIES`

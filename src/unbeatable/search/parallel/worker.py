@@ -21,6 +21,7 @@ from ...game import FIRST, Move, SolveRequest, State
 from .. import policy
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
+from ..numeric import too_deep
 from ..options import Limits, SearchOptions
 from ..pv import principal_variation
 from ..result import SearchResult
@@ -68,6 +69,7 @@ class Task:
     solver: bool = False  # ask the game's own solver (solver_value) instead of searching
     weak: bool = False
     whole: bool = False  # solve the position as solve() does; the value is the solve score
+    me: int = 0  # a numeric search's split root's side to move (the paranoid search's player)
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,8 @@ class Report:
     stopped: bool
     worker: int
     solved: bool = False  # the value is the game's own solver's score
+    number: float = 0.0  # a numeric search's value (policy.RUNNERS: chance, more players)
+    vector: tuple[float, ...] | None = None  # ... and its value to every player
     host: str = ""
     rank: int | None = None
     result: SearchResult | None = None  # an algorithm of its own's answer (policy.RUNNERS)
@@ -182,8 +186,10 @@ def _run(task: Task) -> Report:
     options = task.config.options
     if task.whole:
         return _solve_whole(task, start, cpu)
-    if task.config.algorithm in policy.RUNNERS:
+    if task.config.algorithm in policy.ROOT_PARALLEL:
         return _run_own(task, start, cpu)
+    if task.config.algorithm in policy.RUNNERS:
+        return _run_numeric(task, start, cpu)
     if task.solver:
         score = state.solver_value(_one_thread(options, task.weak))
         if score is not None:
@@ -229,6 +235,38 @@ def _run_own(task: Task, start: float, cpu: float) -> Report:
         0, result.pv, result.nodes, result.table_hits, result.cutoffs, result.evaluations,
         result.seldepth, time.perf_counter() - start, time.process_time() - cpu, False,
         os.getpid(), result=result,
+    )
+
+
+def _run_numeric(task: Task, start: float, cpu: float) -> Report:
+    """A task of a numeric search (games of chance, of more players): its position searched
+    whole by the runner's own search, with this worker's table where the runner shares one."""
+    runner = policy.RUNNERS[task.config.algorithm]
+    table = None
+    if getattr(runner, "shares_table", False):
+        table = _searcher(task.config, task.state).table
+    stopped = False
+    found = None
+    try:
+        found = runner.subtree(  # type: ignore[attr-defined]
+            task.state,
+            task.depth,
+            task.config.options,
+            deadline=start + task.seconds if task.seconds is not None else None,
+            max_nodes=task.max_nodes,
+            table=table,
+            me=task.me,
+        )
+    except SearchStopped:
+        stopped = True
+    except RecursionError:
+        raise ValueError(too_deep(task.config.algorithm, task.depth)) from None
+    seconds, used = time.perf_counter() - start, time.process_time() - cpu
+    if found is None:
+        return Report(0, (), 0, 0, 0, 0, 0, seconds, used, stopped, os.getpid())
+    return Report(
+        0, found.line, found.nodes, found.hits, found.cutoffs, found.horizon, found.seldepth,
+        seconds, used, stopped, os.getpid(), number=found.value, vector=found.vector,
     )
 
 

@@ -46,6 +46,10 @@ function stone(parent, kind, cx, cy, r) {
     svg("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx + d},${cy - d}L${cx - d},${cy + d}`, class: "stone-x" }, parent);
   } else if (kind === "o") {
     svg("circle", { cx, cy, r: r * 0.75, class: "stone-o" }, parent);
+  } else if (kind) {
+    // a game of more players: the third player's mark and on (v, w, y, z) as its letter
+    const mark = svg("text", { x: cx, y: cy + r * 0.35, class: `stone-mark stone-${kind}` }, parent);
+    mark.textContent = kind.toUpperCase();
   }
 }
 

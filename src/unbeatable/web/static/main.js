@@ -28,6 +28,8 @@ const page = {
   aiReports: new Map(), // position -> the report of the AI's search there (its move's value)
   lastAi: null, // the move the AI just played
   badMove: null, // { index, text, message }: the URL's move that could not be played
+  notes: [], // what happened since a person last looked: entries of parts (a text, or { dice })
+  shownNotes: [], // the notes under the status now
 };
 
 // --- errors and status ----------------------------------------------------------------------
@@ -131,10 +133,31 @@ function gameInfo() {
   return page.games.find((g) => g.name === name) || null;
 }
 
-// A player as the page names it: X and O, the two colours of Connect Four, White and Black.
+// The sides of a game in order: a player is named by its ordinal ("first", "second", "third").
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+
+// The sides people play: page.human is one side, several ("first,third"), "both" (every
+// side) or "none" (the AIs play each other).
+function humans(position) {
+  if (page.human === "both") return ORDINALS.slice(0, position.players || 2);
+  if (page.human === "none") return [];
+  return page.human.split(",");
+}
+
+// The player who made each move of the position (null for a roll of the dice), as the server
+// says it (movers: a player's index, or null).
+function moverOf(position, index) {
+  const movers = position.movers || [];
+  const mover = movers[index];
+  return mover === null || mover === undefined ? null : ORDINALS[mover];
+}
+
+// A player as the page names it: X and O (and V, W, ... for more players), the two colours of
+// Connect Four, White and Black.
 function sideName(player, position = page.position) {
   const kind = position && position.board ? position.board.kind : "";
   if (kind === "chess") return colourName(player);
+  if (kind === "grid" && position.board.marks) return (position.board.marks[ORDINALS.indexOf(player)] || player).toUpperCase();
   if (kind === "grid") return player === "first" ? "X" : "O";
   if (kind === "columns") return player === "first" ? "red" : "yellow";
   return `the ${player} player`;
@@ -163,7 +186,9 @@ function rulesText(position) {
   if (board.kind === "grid") {
     const k = given.k || given[2] || (board.rows === 3 && board.cols === 3 ? 3 : null);
     const line = k ? `${k} in a row` : "a row";
-    return `Rules: X and O take turns to fill a cell of the ${board.rows} × ${board.cols} board; ${line} (across, down or diagonally) wins; a full board is a draw. X moves first.`;
+    const marks = (board.marks || ["x", "o"]).map((mark) => mark.toUpperCase());
+    const names = marks.length > 2 ? `${marks.slice(0, -1).join(", ")} and ${marks[marks.length - 1]}` : "X and O";
+    return `Rules: ${names} take turns to fill a cell of the ${board.rows} × ${board.cols} board; ${line} (across, down or diagonally) wins; a full board is a draw. X moves first.`;
   }
   if (board.kind === "columns") {
     return `Rules: red and yellow take turns to drop a disc into a column of the ${board.cols} × ${board.rows} board; four in a row (across, down or diagonally) wins; a full board is a draw. Red moves first.`;
@@ -177,10 +202,16 @@ function rulesText(position) {
 }
 
 function roleText(position) {
-  if (page.human === "both") return "You play both sides.";
-  const other = page.human === "first" ? "second" : "first";
+  const count = position.players || 2;
+  const people = humans(position);
+  const ais = ORDINALS.slice(0, count).filter((side) => !people.includes(side));
+  const and = (names) => (names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join(" and "));
+  const dice = position.chance ? " The dice: press Roll the dice, or click the roll your own dice show." : "";
+  if (!ais.length) return `You play ${count === 2 ? "both sides" : "every side"}.${dice}`;
   const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : "perfect play") : page.opponent;
-  return `You play ${sideLong(page.human, position)}; the AI plays ${sideName(other, position)} (${opponent}).`;
+  const them = and(ais.map((side) => sideName(side, position)));
+  if (!people.length) return `The AI plays every side (${opponent}).`;
+  return `You play ${and(people.map((side) => sideLong(side, position)))}; the AI plays ${them} (${opponent}).${dice}`;
 }
 
 function showRules(position) {
@@ -190,6 +221,8 @@ function showRules(position) {
 // --- the game picker ------------------------------------------------------------------------
 
 function specParts(spec) {
+  // a game of your own is named module:attribute as a whole (no parameters)
+  if (page.games.some((g) => g.name === spec)) return { name: spec, values: {} };
   const [name, rest = ""] = spec.split(":");
   const values = {};
   const game = page.games.find((g) => g.name === name) || page.games.find((g) => g.spec === name);
@@ -211,16 +244,25 @@ function textParam(game) {
   return game.params.length === 1 && typeof game.params[0].default === "string";
 }
 
+// The sides a game's "You play" offers: each player, every side (people only), none (watch).
+function drawSides(game, players) {
+  const chess = game.board === "chess";
+  const count = Math.min(ORDINALS.length, Math.max(2, Number(players) || game.players || 2));
+  const choices = ORDINALS.slice(0, count).map((name) => [name, chess ? colourName(name) : name]);
+  choices.push(["both", count === 2 ? "both sides" : "every side"], ["none", "no side (watch)"]);
+  if (page.human.includes(",")) choices.push([page.human, page.human.replaceAll(",", " and ")]);
+  const select = $("human");
+  clear(select);
+  for (const [value, text] of choices) html("option", { value }, select, text);
+}
+
 function drawParams(values = {}) {
   const holder = $("params");
   clear(holder);
   const game = page.games.find((g) => g.name === $("game").value);
   if (!game) return;
   const chess = game.board === "chess";
-  const names = chess ? ["White", "Black", "both sides"] : ["first", "second", "both sides"];
-  [...$("human").options].forEach((option, index) => {
-    option.textContent = names[index];
-  });
+  drawSides(game, values.players);
   $("flip").hidden = !chess;
   // a game too large to solve: its "perfect" opponent thinks for the game's own time a move
   $("opponent-kind").options[0].textContent =
@@ -230,7 +272,9 @@ function drawParams(values = {}) {
     const label = html("label", {}, holder, `${param.name} `);
     const text = typeof param.default === "string";
     const attrs = text ? { type: "text", size: "24", spellcheck: "false" } : { type: "number", min: "1" };
-    html("input", { ...attrs, name: param.name, value: values[param.name] ?? String(param.default), class: "param", "data-param": param.name }, label);
+    const input = html("input", { ...attrs, name: param.name, value: values[param.name] ?? String(param.default ?? 2), class: "param", "data-param": param.name }, label);
+    // a game's number of players sets the sides to choose from
+    if (param.name === "players") input.addEventListener("input", () => drawSides(game, input.value));
   }
 }
 
@@ -274,7 +318,14 @@ function chosenOpponent() {
 // --- play -----------------------------------------------------------------------------------
 
 function aiToMove(position) {
-  return page.human !== "both" && position.to_move !== page.human;
+  return !humans(position).includes(position.to_move);
+}
+
+// A roll as dice: "6-4" as two faces, anything else (a total) as it is.
+function diceText(label) {
+  const faces = "⚀⚁⚂⚃⚄⚅";
+  const found = /^([1-6])-([1-6])$/.exec(label || "");
+  return found ? `${faces[found[1] - 1]} ${faces[found[2] - 1]}` : label;
 }
 
 function scoresMap(report) {
@@ -307,12 +358,12 @@ function key(moves) {
 
 // The end of the game in words: "You lost", "You drew", "You won", or who won.
 function gameOverText(position) {
-  const you = page.human !== "both";
+  const you = humans(position).length === 1;
   if (isChess(position) && !you) return `Game over. ${chessEnding(position)}`;
   const ending = isChess(position) ? ` ${chessEnding(position)}` : "";
   if (position.winner === null) return you ? `Game over: you drew.${ending}` : `Game over: a draw.${ending}`;
   if (!you) return `Game over: ${sideName(position.winner, position)} won.${ending}`;
-  return position.winner === page.human ? `Game over: you won!${ending}` : `Game over: you lost.${ending}`;
+  return humans(position).includes(position.winner) ? `Game over: you won!${ending}` : `Game over: you lost.${ending}`;
 }
 
 async function play(move) {
@@ -345,8 +396,18 @@ async function load(push = false) {
   clearAnalysis();
   showRules(position);
   drawCurrent();
-  showMoveList();
   $("ai-move").hidden = true;
+  $("roll").hidden = true;
+  // a roll not announced yet (a link, a roll played by clicking its outcome): the dice shown
+  if (position.rolled && !page.notes.some((entry) => entry.some((part) => part.dice))) page.notes.push(["The dice: ", { dice: position.rolled }]);
+  if (!position.over && aiToMove(position) && !page.arrival) {
+    // the AIs go on: their notes gather until a person is to play
+    page.shownNotes = [...page.notes];
+    renderNote();
+  } else {
+    showNote();
+  }
+  showMoveList();
   const bad = page.badMove;
   if (bad) {
     page.badMove = null;
@@ -354,10 +415,16 @@ async function load(push = false) {
   }
   if (position.over) {
     $("analysis-note").textContent = "the game is over";
-    $("ai-note").textContent = page.aiNote || "";
-    page.aiNote = "";
     setStatus(...statusOf(position));
     review(token);
+    return;
+  }
+  if (position.chance && !aiToMove(position)) {
+    // a person's roll: the Roll button rolls the dice (the server draws it); the outcomes
+    // are the moves too, to play the dice on your own table
+    setStatus(...statusOf(position));
+    $("roll").hidden = false;
+    await analyse(token);
     return;
   }
   if (aiToMove(position)) {
@@ -373,10 +440,57 @@ async function load(push = false) {
     return;
   }
   setStatus(...statusOf(position));
-  $("ai-note").textContent = page.aiNote || "";
-  page.aiNote = "";
   await analyse(token);
   review(token);
+}
+
+// The note under the status: what the AIs did and the dice rolled since a person last looked,
+// in order (``extra``: a sentence after them).
+function renderNote(extra = "") {
+  const note = $("ai-note");
+  clear(note);
+  page.shownNotes.forEach((entry, index) => {
+    if (index) note.append(" ");
+    for (const part of entry) {
+      if (part.dice) html("span", { class: "dice", title: part.dice }, note, diceText(part.dice));
+      else note.append(part);
+    }
+  });
+  if (extra) note.append(`${page.shownNotes.length ? " " : ""}${extra}`);
+}
+
+function showNote() {
+  page.shownNotes = page.notes;
+  page.notes = [];
+  renderNote();
+}
+
+// Who did something, in a note: "The AI", or "The AI (O)" when it plays several sides or
+// people play several; "You", or the side's name when people share the keyboard.
+function actor(position, side) {
+  const people = humans(position);
+  if (people.includes(side)) return people.length === 1 ? "You" : capital(sideName(side, position));
+  const several = (position.players || 2) > 2 || people.length !== 1;
+  return several ? `The AI (${sideName(side, position)})` : "The AI";
+}
+
+function capital(text) {
+  return `${text[0].toUpperCase()}${text.slice(1)}`;
+}
+
+// A person's roll, drawn by the server.
+async function rollDice() {
+  const position = page.position;
+  if (!position || !position.chance || page.preview) return;
+  $("roll").hidden = true;
+  try {
+    const reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
+    page.notes.push([`${actor(position, position.to_move)} rolled `, { dice: reply.label || reply.move }, "."]);
+    await play(reply.move);
+  } catch (error) {
+    showError(error, rollDice);
+    $("roll").hidden = false;
+  }
 }
 
 // The position in the URL cannot be shown: keep the board, name what is wrong, and show the
@@ -416,7 +530,7 @@ async function positionFailed(error, moves, push) {
 }
 
 async function aiMove(token, position) {
-  setStatus(`The AI (${sideName(position.to_move, position)}) is thinking…`, "busy");
+  setStatus(position.chance ? `The AI (${sideName(position.to_move, position)}) rolls the dice…` : `The AI (${sideName(position.to_move, position)}) is thinking…`, "busy");
   let reply;
   try {
     reply = await get("/api/move", { ...where(position.moves), opponent: page.opponent });
@@ -428,15 +542,22 @@ async function aiMove(token, position) {
     return;
   }
   if (token !== page.token) return;
+  if (reply.roll) {
+    // the AI's roll, said in the note; its move follows
+    page.notes.push([`${actor(position, position.to_move)} rolled `, { dice: reply.label || reply.move }, "."]);
+    page.moves = [...position.moves, reply.move];
+    await load(false);
+    return;
+  }
   const label = reply.label || reply.move;
-  let said = `The AI played ${label}`;
+  let said = `${actor(position, position.to_move)} played ${label}`;
   if (reply.report) {
     page.aiReports.set(key(position.moves), reply.report);
     const report = reply.report;
     if (isChess(position)) said += ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)`;
     else said += ` (${report.score.text} for it)`;
   }
-  page.aiNote = `${said}${reply.note ? `: ${reply.note}` : ""}.`;
+  page.notes.push([`${said}${reply.note ? `: ${reply.note}` : ""}.`]);
   page.lastAi = reply.move;
   page.moves = [...position.moves, reply.move];
   await load(false);
@@ -456,19 +577,22 @@ async function analyse(token) {
     if (token !== page.token) return;
     $("analysis-note").textContent = error.message;
     if (error.status === 504) await analyseWithin(token, 2);
+    // a game no search reaches the end of (it goes round in circles, or is deeper than Python
+    // recurses): what a search with a time limit finds, said as such
+    else if (error.status === 400 && /depth or a time limit/.test(error.message)) await analyseWithin(token, 2, "no search reaches the end of this game");
     else if (error instanceof ApiError && error.retryable) showError(error, () => analyse(page.token));
   }
 }
 
 // The exact analysis ran past the server's cap: a short time-limited one labels the moves
 // instead (heuristic values, or the bounds a game's own solver proved, shown as such).
-async function analyseWithin(token, seconds) {
+async function analyseWithin(token, seconds, why = "not solved within the server's cap") {
   try {
     const report = await get("/api/analyze", { ...where(page.position.moves), time: seconds });
     if (token !== page.token) return;
     page.report = report;
     showAnalysis(report);
-    $("analysis-note").textContent = `not solved within the server's cap: what a ${seconds} s search found`;
+    $("analysis-note").textContent = `${why}: what a ${seconds} s search found`;
     drawCurrent();
   } catch (error) {
     if (token !== page.token) return;
@@ -481,13 +605,12 @@ function undo() {
   const moves = [...page.position.moves];
   if (!moves.length) return;
   page.arrival = false;
-  moves.pop();
-  const now = page.position.moves.length;
-  const other = page.position.to_move === "first" ? "second" : "first";
-  const toMove = (count) => ((now - count) % 2 === 0 ? page.position.to_move : other);
-  // take back the AI's reply too, so that it is your turn again (alternating games)
-  while (moves.length && page.human !== "both" && toMove(moves.length) !== page.human) moves.pop();
-  page.moves = moves;
+  // back to before the last move a person made (rolls and the AI's moves go with it); who
+  // made each move is the server's to say (movers)
+  const people = humans(page.position);
+  let index = moves.length - 1;
+  while (index > 0 && !people.includes(moverOf(page.position, index))) index--;
+  page.moves = moves.slice(0, Math.max(0, index));
   page.lastAi = null;
   load(true);
 }
@@ -498,9 +621,9 @@ function clearAnalysis() {
   $("ai-note").textContent = "";
   clear(document.querySelector("#scores tbody"));
   clear($("pv"));
-  clear($("figures"));
   clear($("lines"));
   $("lines").hidden = true;
+  clear($("figures"));
   $("analysis-note").textContent = "";
   $("pv-play").disabled = true;
   $("eval-bar").hidden = true;
@@ -531,7 +654,10 @@ function showAnalysis(report) {
     showEvalBar(report);
     showLines(report);
   } else {
-    $("analysis-note").textContent = `${sideName(report.to_move)} to move: ${report.score.text}`;
+    const side = sideName(report.to_move);
+    // more than two players: every player's value after the mover's
+    const values = report.score.values && report.score.values.length > 2 ? ` (${report.score.values.map((value, index) => `${sideName(ORDINALS[index])} ${Number(value.toPrecision(4))}`).join(", ")})` : "";
+    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
@@ -577,7 +703,11 @@ function showLines(report) {
   ranked.forEach((entry, index) => {
     const item = html("li", { class: "line", "data-move": entry.move }, list);
     html("b", { class: `score-text ${entry.kind}` }, item, chessScore(entry));
-    const line = index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
+    // the engine's own line for the move when it gave one (its MultiPV: lines_labels)
+    const own = (report.lines || []).findIndex((found) => found.pv[0] === entry.move);
+    const line = own >= 0 && own < (report.lines_labels || []).length
+      ? chessLine(page.position, report.lines_labels[own])
+      : index === 0 && report.pv.length ? chessLine(page.position, report.pv_labels || report.pv) : chessLine(page.position, [labels[entry.move] || entry.move]);
     item.append(` ${line}`);
   });
   list.hidden = !ranked.length;
@@ -623,16 +753,19 @@ function showMoveList() {
   let lastTurn = -1;
   position.moves.forEach((move, index) => {
     const found = moveValue(index);
-    if (turned(found)) lastTurn = index;
+    if (moverOf(position, index) !== null && turned(found)) lastTurn = index;
   });
   position.moves.forEach((move, index) => {
-    const mover = index % 2 === 0 ? firstMover(position) : otherOf(firstMover(position));
+    const mover = moverOf(position, index);
     const item = html("li", { "data-ply": String(index + 1) }, list);
     const button = html("button", { type: "button", class: "move-item", title: "see the position after this move" }, item);
-    html("span", { class: "who" }, button, sideName(mover, position));
+    html("span", { class: "who" }, button, mover === null ? "dice" : sideName(mover, position));
     html("b", {}, button, ` ${labels[index]}`);
     const found = moveValue(index);
-    if (found) {
+    if (found && mover === null) {
+      // a roll: nobody chose it, so it has no best to be measured against
+      html("span", { class: `delta score-text ${found.entry.kind}` }, button, ` ${valueText(found.entry)}`);
+    } else if (found) {
       const same = found.entry.value === found.best.value;
       const span = html("span", { class: `delta score-text ${found.entry.kind}` }, button, ` ${valueText(found.entry)}`);
       if (!same) span.append(html("small", {}, null, ` (best: ${valueText(found.best)})`));
@@ -647,20 +780,12 @@ function showMoveList() {
     }
     button.addEventListener("click", () => viewMove(index + 1));
   });
-  if (position.over && lastTurn >= 0 && page.human !== "both") {
+  const people = humans(position);
+  if (position.over && lastTurn >= 0 && people.length === 1) {
     const found = moveValue(lastTurn);
-    const who = (lastTurn % 2 === 0 ? firstMover(position) : otherOf(firstMover(position))) === page.human ? "your" : "the AI's";
-    $("ai-note").textContent = `${page.aiNote || ""} The game turned on ${who} move ${lastTurn + 1} (${labels[lastTurn]}): it gave ${valueText(found.entry)} where ${valueText(found.best)} was possible.`.trim();
+    const who = people.includes(moverOf(position, lastTurn)) ? "your" : "the AI's";
+    renderNote(`The game turned on ${who} move ${lastTurn + 1} (${labels[lastTurn]}): it gave ${valueText(found.entry)} where ${valueText(found.best)} was possible.`);
   }
-}
-
-function firstMover(position) {
-  // the side to move now, counted back over the moves played (turns alternate)
-  return position.moves.length % 2 === 0 ? position.to_move : otherOf(position.to_move);
-}
-
-function otherOf(player) {
-  return player === "first" ? "second" : "first";
 }
 
 // Fills in, one position at a time, the analyses the move list still lacks (games that are
@@ -724,7 +849,8 @@ function closePreview() {
 // The status line of the game's position: its end, whose turn it is.
 function statusOf(position) {
   if (position.over) {
-    const kind = position.winner === null ? "draw" : page.human === "both" || position.winner === page.human ? "win" : "loss";
+    const people = humans(position);
+    const kind = position.winner === null ? "draw" : people.length !== 1 || people.includes(position.winner) ? "win" : "loss";
     return [gameOverText(position), kind];
   }
   if (aiToMove(position)) {
@@ -732,7 +858,8 @@ function statusOf(position) {
   }
   const check = isChess(position) && position.board.check ? " (check)" : "";
   const side = sideLong(position.to_move, position);
-  const mover = page.human === "both" ? `${side[0].toUpperCase()}${side.slice(1)} to move` : `Your move, ${sideName(page.human, position)}`;
+  const act = position.chance ? "roll" : "move";
+  const mover = humans(position).length > 1 ? `${side[0].toUpperCase()}${side.slice(1)} to ${act}` : position.chance ? `Your roll, ${sideName(position.to_move, position)}` : `Your move, ${sideName(position.to_move, position)}`;
   return [`${mover}${check}`, "turn"];
 }
 
@@ -766,6 +893,7 @@ function wireSetup() {
     page.preview = null;
     page.arrival = false;
     page.lastAi = null;
+    page.notes = [];
     page.reports.clear();
     page.aiReports.clear();
     $("preview").hidden = true;
@@ -775,6 +903,7 @@ function wireSetup() {
     readUrl();
     page.moves = null;
     page.arrival = true;
+    page.notes = [];
     page.preview = null;
     $("preview").hidden = true;
     showSetup();
@@ -783,6 +912,7 @@ function wireSetup() {
 }
 
 function wirePlay() {
+  $("roll").addEventListener("click", rollDice);
   $("undo").addEventListener("click", undo);
   $("ai-move").addEventListener("click", () => {
     page.arrival = false;

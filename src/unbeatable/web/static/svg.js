@@ -32,7 +32,10 @@ export function shortLabel(score) {
   if (score.kind === "loss") return score.moves_to_end ? `loss ${score.moves_to_end}` : "lost";
   if (score.kind === "draw") return "draw";
   if (score.kind === "bounds") return "?";
-  return (score.value > 0 ? "+" : "") + score.value;
+  // a game of chance: the chance to win; any other number, rounded (an expectation)
+  if (score.win_probability !== undefined) return `${(score.win_probability * 100).toFixed(1)}%`;
+  const value = Number.isInteger(score.value) ? score.value : Number(score.value.toPrecision(3));
+  return (value > 0 ? "+" : "") + value;
 }
 
 // A score label's tooltip: the score's full text ("between loss in 12 and win in 13").

@@ -1,0 +1,40 @@
+"""Warming the chess core: :func:`warm_up` calls every kernel of the rules and the engine
+once, so that numba compiles them all (saying so: :mod:`unbeatable.kernels`) or loads them
+from its cache; ``unbeatable warm chess`` calls it. The group is :data:`._cache.KERNELS`.
+
+Nothing here imports the kernels until :func:`warm_up` runs.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ...kernels import building, register
+from ._cache import KERNELS
+
+__all__ = ["warm_up"]
+
+#: castling both ways, en passant, promotions, checks: most move kinds within two plies
+_KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def warm_up() -> float:
+    """Call every kernel of the chess core once (building them into numba's cache the first
+    time); return the seconds it took."""
+    start = time.perf_counter()
+    with building(KERNELS):
+        from .core import Position, perft
+        from .searcher import Limits, Searcher
+
+        position = Position.from_fen(_KIWIPETE)
+        perft(position, 2)
+        position.san_all()
+        position.parse_san("O-O")
+        position.parse_uci("e1g1")
+        position.termination(claim_draw=True)
+        position.play(position.legal_moves()[0]).is_checkmate()
+        Searcher(hash_mb=1, threads=1).search(Position.initial(), Limits(depth=3))
+    return time.perf_counter() - start
+
+
+register(KERNELS, warm_up)

@@ -1,0 +1,44 @@
+"""Connect Four on other board sizes: the solver's score of the empty board equals the published
+result (Tromp's and Steininger's tables, stored in ``published``), and that data is coherent."""
+
+from __future__ import annotations
+
+import pytest
+
+from unbeatable.games.connect4 import Solver
+from unbeatable.games.connect4.published import RESULTS, first_player_score
+
+
+def test_published_tables_are_coherent() -> None:
+    # a draw fills the board; the first player's stones are the odd moves, the second's the even
+    assert len(RESULTS) == 51
+    for (width, height), (winner, last) in RESULTS.items():
+        cells = width * height
+        assert winner in (0, 1, 2)
+        if winner == 0:
+            assert last == cells, (width, height)
+        else:
+            assert 7 <= last <= cells and last % 2 == winner % 2, (width, height)
+
+
+def test_first_player_score_convention() -> None:
+    assert first_player_score(7, 6) == 1  # the first player wins with the 41st stone
+    assert first_player_score(6, 6) == -1  # the second player wins with the 36th (last)
+    assert first_player_score(7, 7) == 0
+    assert first_player_score(8, 7) == 2  # the 53rd of 56
+    assert first_player_score(3, 3) is None  # not published
+
+
+@pytest.mark.parametrize(
+    ("width", "height"), [(4, 4), (5, 4), (4, 5), (6, 4), (4, 6), (5, 5), (7, 4), (4, 7)]
+)
+def test_empty_board_score_as_published(width: int, height: int) -> None:
+    solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
+    assert solver.solve("") == first_player_score(width, height)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("width", "height"), [(8, 4), (6, 5), (5, 6), (4, 8), (7, 5), (6, 6)])
+def test_larger_empty_board_score_as_published(width: int, height: int) -> None:
+    solver = Solver(table_bytes=1 << 24, width=width, height=height, book=False, threads=2)
+    assert solver.solve("") == first_player_score(width, height)

@@ -1,0 +1,181 @@
+"""Ctrl-C from the first instant: a real ``unbeatable`` process, sent a real SIGINT at a random
+moment of its first half second (while Python starts, while our modules import, while the
+command runs), ends with exit code 130 and one line, never a traceback.
+
+Python's own start-up (``site``, the ``.pth`` files of the environment) runs before any of our
+code and cannot be guarded: a SIGINT that lands there kills the process before Python installs
+its handler (signal 2, nothing said) or raises inside a frozen module. Such a run is told apart
+by its traceback naming no file of ours, and counted aside; every run that reached our code
+must end quietly, and most runs must reach it (else the test would prove nothing).
+
+Also here: a process that has loaded MPI (mpi4py, which initialises MPI on import) and numba's
+threading layer, and has run a threaded kernel and the Connect Four solver, still stops on
+Ctrl-C; and a process started with SIGINT ignored (a background job of a shell script, and
+every process it starts) keeps it ignored, as the shell asked.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(sys.executable).with_name("unbeatable")
+#: a frame of one of our files in a traceback (the script in .venv/bin is not a directory)
+OURS = re.compile(r'File "[^"]*unbeatable[/\\]')
+
+
+def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    return process.returncode, err
+
+
+def _classify(code: int, err: str) -> str:
+    if code == 130 and err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err:
+        return "quiet"  # "interrupted", or the command's own word on what it had
+    if (code == -signal.SIGINT and not err) or ("Traceback" in err and not OURS.search(err)):
+        return "before our code"  # Python's own start-up
+    return "loud"
+
+
+def _runs(count: int, rng: random.Random) -> None:
+    if not SCRIPT.exists():
+        pytest.skip(f"no console script beside {sys.executable}")
+    commands = [
+        [str(SCRIPT), "analyze", "connect4", "4453"],
+        [str(SCRIPT), "analyze", "mnk:4,4,4"],
+        [sys.executable, "-m", "unbeatable", "analyze", "connect4", "4453"],
+    ]
+    seen: dict[str, list[tuple[float, str]]] = {"quiet": [], "before our code": [], "loud": []}
+    for index in range(count):
+        command = commands[index % len(commands)]
+        delay = rng.uniform(0.02, 0.5)
+        code, err = _interrupt(command, delay)
+        seen[_classify(code, err)].append((delay, f"{' '.join(command[1:])}: {code} {err!r}"))
+    assert not seen["loud"], seen["loud"]
+    assert len(seen["quiet"]) >= count // 2, seen
+
+
+def test_ctrl_c_in_the_first_half_second_is_one_line_and_130() -> None:
+    _runs(6, random.Random(24))
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_many_random_moments_is_one_line_and_130() -> None:
+    _runs(45, random.Random())
+
+
+def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:
+    ours = 'Traceback (most recent call last):\n  File "/x/src/unbeatable/cli/__init__.py"'
+    assert _classify(1, ours + "\nKeyboardInterrupt\n") == "loud"
+    assert _classify(130, "interrupted\n") == "quiet"
+    assert _classify(130, "interrupted\ninterrupted\n") == "loud"
+    assert _classify(130, "unbeatable: interrupted before any move's value was known\n") == "quiet"
+    assert _classify(0, "") == "loud"  # not stopped: every command here runs past 0.5 s
+    script = 'Traceback (most recent call last):\n  File "/x/.venv/bin/unbeatable", line 3'
+    assert _classify(1, script + "\nKeyboardInterrupt\n") == "before our code"
+    assert _classify(-signal.SIGINT, "") == "before our code"
+
+
+_LOADED = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from mpi4py import MPI                     # initialises MPI (MPICH here)
+    assert MPI.Is_initialized()
+    import numba
+    from numba import njit, prange
+
+    @njit(parallel=True)
+    def total(n):
+        s = 0.0
+        for i in prange(n):
+            s += i
+        return s
+
+    total(100_000)                            # numba's threading layer, started
+    from unbeatable import get_game, search
+    state = get_game("connect4").parse_position("4453")
+    search(state, analyze=True)               # the solver's kernels on their threads
+    try:  # before the line that tells the test to send SIGINT
+        print(numba.threading_layer(), flush=True)
+        while True:
+            time.sleep(0.01)
+    except KeyboardInterrupt:
+        print("heard", flush=True)
+        sys.exit(130)
+    """
+)
+
+
+@pytest.mark.slow
+def test_a_process_that_loaded_mpi_and_numba_still_stops_on_ctrl_c() -> None:
+    pytest.importorskip("mpi4py")
+    process = subprocess.Popen(
+        [sys.executable, "-c", _LOADED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    layer = process.stdout.readline().strip()
+    assert layer in {"omp", "tbb", "workqueue"}, process.communicate(timeout=60)
+    status = Path(f"/proc/{process.pid}/status")
+    if status.exists():  # the kernel's own view: SIGINT neither ignored nor blocked everywhere
+        fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines())
+        assert not int(fields["SigIgn"], 16) & 1 << (signal.SIGINT - 1)
+        assert int(fields["SigCgt"], 16) & 1 << (signal.SIGINT - 1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out) == (130, "heard\n"), err
+
+
+def test_a_process_started_with_ctrl_c_ignored_keeps_it_ignored() -> None:
+    """What a shell script does to its background jobs (``command &``): SIGINT ignored,
+    inherited by every process they start. Such a process never hears Ctrl-C, by design;
+    the test suite's own processes set it back (tests/conftest.py)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "unbeatable", "solve", "tictactoe"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate("5193\n", timeout=60)
+    assert (process.returncode, out, err) == (0, "5193 0\n", "")
+
+
+def test_the_shell_ignores_ctrl_c_in_its_background_jobs() -> None:
+    """The cause of processes that "ignored SIGINT" in earlier test runs started in the
+    background: the disposition is inherited, and Python keeps it."""
+    probe = f"{sys.executable} -c 'import signal; print(signal.getsignal(signal.SIGINT))'"
+    done = subprocess.run(
+        ["sh", "-c", f"{probe} & wait"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.stdout.strip() == str(int(signal.SIG_IGN))
