@@ -40,17 +40,20 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = [
+    "SOURCES_STAMP",
     "KernelGroup",
     "Notice",
     "StderrNotice",
     "building",
     "cache_dir",
     "cached_kernels",
+    "drop_stale_cache",
     "groups",
     "is_cold",
     "register",
     "remember",
     "set_notice",
+    "source_digest",
     "warm",
     "watch",
 ]
@@ -115,6 +118,49 @@ def cached_kernels(group: KernelGroup) -> int:
     except OSError:
         return 0
     return sum(1 for name in names if name.endswith(".nbc") and name.startswith(stems))
+
+
+def source_digest(package: Path, sources: tuple[str, ...]) -> str:
+    """A digest of the kernel sources' names and contents (``sources``, in ``package``)."""
+    h = hashlib.sha256()
+    for name in sources:
+        h.update(name.encode())
+        h.update((package / name).read_bytes())
+    return h.hexdigest()
+
+
+#: The file in ``__pycache__`` that holds the digest of the sources its kernels came from.
+SOURCES_STAMP = "kernels.sha256"
+
+
+def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
+    """Delete the cached kernels in ``package/__pycache__`` unless they were made from the
+    current ``sources`` (by :data:`SOURCES_STAMP`); return True when the cache was dropped.
+
+    Numba checks a cached kernel only against the file that defines it: a kernel with another
+    module's kernel compiled into it stays cached when only that other module changes. Only the
+    cache beside the sources is looked after; with ``NUMBA_CACHE_DIR`` set, or a read-only
+    install, nothing is done."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return False
+    cache = package / "__pycache__"
+    want = source_digest(package, sources)
+    stamp = cache / SOURCES_STAMP
+    try:
+        if stamp.read_text() == want:
+            return False
+    except OSError:
+        pass  # no stamp yet: whatever is cached is of unknown sources
+    try:
+        cache.mkdir(exist_ok=True)
+        for cached in cache.glob("*.nb[ic]"):
+            cached.unlink(missing_ok=True)
+        fresh = cache / f"{SOURCES_STAMP}.{os.getpid()}"
+        fresh.write_text(want)
+        fresh.replace(stamp)  # atomic: a process starting beside this one reads all or none
+    except OSError:
+        return False  # not writable here: numba cannot cache here either
+    return True
 
 
 def _stamp(group: KernelGroup) -> Path:

@@ -13,10 +13,9 @@ elsewhere and nothing is done.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
+from ... import kernels
 from ...kernels import KernelGroup
 
 KERNEL_SOURCES = (
@@ -30,7 +29,7 @@ KERNEL_SOURCES = (
     "_tt.py",
     "_search.py",
 )
-STAMP = "kernels.sha256"
+STAMP = kernels.SOURCES_STAMP
 PACKAGE = Path(__file__).resolve().parent
 
 #: The chess core's kernels as :mod:`unbeatable.kernels` watches them: what a cold build writes
@@ -41,33 +40,10 @@ KERNELS = KernelGroup("chess", "the chess engine", Path(__file__).parent, KERNEL
 
 def kernel_digest(package: Path) -> str:
     """A digest of the kernel sources' names and contents."""
-    h = hashlib.sha256()
-    for name in KERNEL_SOURCES:
-        h.update(name.encode())
-        h.update((package / name).read_bytes())
-    return h.hexdigest()
+    return kernels.source_digest(package, KERNEL_SOURCES)
 
 
 def drop_stale_cache(package: Path = PACKAGE) -> bool:
     """Delete the cached kernels in ``package/__pycache__`` unless they were made from the
     current sources (by the stamp); return True when the cache was dropped."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return False
-    cache = package / "__pycache__"
-    want = kernel_digest(package)
-    stamp = cache / STAMP
-    try:
-        if stamp.read_text() == want:
-            return False
-    except OSError:
-        pass  # no stamp yet: whatever is cached is of unknown sources
-    try:
-        cache.mkdir(exist_ok=True)
-        for cached in cache.glob("*.nb[ic]"):
-            cached.unlink(missing_ok=True)
-        fresh = cache / f"{STAMP}.{os.getpid()}"
-        fresh.write_text(want)
-        fresh.replace(stamp)  # atomic: a process starting beside this one reads all or none
-    except OSError:
-        return False  # not writable here: numba cannot cache here either
-    return True
+    return kernels.drop_stale_cache(package, KERNEL_SOURCES)
