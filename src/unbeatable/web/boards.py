@@ -23,6 +23,7 @@ whose turn it is and how the game ended, so that the page needs no rules of its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..game import FIRST, Game, State, player_name
@@ -144,6 +145,37 @@ def _rolled(where: Position) -> str | None:
 
 
 def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
+    """The grid of an m,n,k game: each cell ``x``, ``o`` or ``""``; the winner's line."""
+    first, second = state.first, state.second
+    return _mnk_board(
+        game,
+        state,
+        lambda index: "x" if first >> index & 1 else "o" if second >> index & 1 else "",
+        lambda winner: first if winner == FIRST else second,
+    )
+
+
+def _party_grid(game: MNK, state: MNKPartyState) -> dict[str, Any]:
+    """The grid of an m,n,k game of more players: each cell its player's mark (``x``, ``o``,
+    ``v``, ...) or ``""``; the winner's line."""
+    board = _mnk_board(
+        game,
+        state,
+        lambda index: "" if (mark := state.mark(index)) == "." else mark,
+        lambda winner: state.stones[winner],
+    )
+    board["marks"] = list(MARKS[: game.players])
+    return board
+
+
+def _mnk_board(
+    game: MNK,
+    state: MNKState | MNKPartyState,
+    mark: Callable[[int], str],
+    stones_of: Callable[[int], int],
+) -> dict[str, Any]:
+    """An m,n,k grid: ``mark(index)`` is a cell's mark (``""`` when empty), ``stones_of(winner)``
+    the winner's stones, whose line is marked."""
     outcome = state.outcome()
     cells: list[list[str]] = []
     cell_moves: list[list[str | None]] = []
@@ -151,14 +183,14 @@ def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
         row, row_moves = [], []
         for c in range(game.n):
             index = r * game.n + c
-            stone = "x" if state.first >> index & 1 else "o" if state.second >> index & 1 else ""
+            stone = mark(index)
             row.append(stone)
             row_moves.append(None if stone or outcome else state.move_text(index))
         cells.append(row)
         cell_moves.append(row_moves)
     line = 0
     if outcome is not None and outcome.winner is not None:
-        stones = state.first if outcome.winner == FIRST else state.second
+        stones = stones_of(outcome.winner)
         line = next((w for w in game.lines if stones & w == w), 0)
     win = [[r, c] for r in range(game.m) for c in range(game.n) if line >> (r * game.n + c) & 1]
     return {
@@ -168,37 +200,6 @@ def _grid(game: MNK, state: MNKState) -> dict[str, Any]:
         "cells": cells,
         "cell_moves": cell_moves,
         "win": win,
-    }
-
-
-def _party_grid(game: MNK, state: MNKPartyState) -> dict[str, Any]:
-    """The grid of an m,n,k game of more players: each cell its player's mark (``x``, ``o``,
-    ``v``, ...) or ``""``; the winner's line."""
-    outcome = state.outcome()
-    cells: list[list[str]] = []
-    cell_moves: list[list[str | None]] = []
-    for r in range(game.m):
-        row, row_moves = [], []
-        for c in range(game.n):
-            index = r * game.n + c
-            mark = state.mark(index)
-            row.append("" if mark == "." else mark)
-            row_moves.append(None if mark != "." or outcome else state.move_text(index))
-        cells.append(row)
-        cell_moves.append(row_moves)
-    line = 0
-    if outcome is not None and outcome.winner is not None:
-        stones = state.stones[outcome.winner]
-        line = next((w for w in game.lines if stones & w == w), 0)
-    win = [[r, c] for r in range(game.m) for c in range(game.n) if line >> (r * game.n + c) & 1]
-    return {
-        "kind": "grid",
-        "rows": game.m,
-        "cols": game.n,
-        "cells": cells,
-        "cell_moves": cell_moves,
-        "win": win,
-        "marks": list(MARKS[: game.players]),
     }
 
 
