@@ -208,3 +208,40 @@ def test_the_load_benchmark_runs_and_meets_its_goals() -> None:
     assert "first pass (searched): 60 requests" in done.stdout, done.stderr
     assert "answered 8/8" in done.stdout
     assert "errors 0 {200: 60}" in done.stdout
+
+
+_BURST = """
+import multiprocessing as mp, os, signal, time
+from unbeatable.web import pool
+context = mp.get_context("fork")
+workers = []
+for _ in range(24):
+    parent, child = mp.Pipe()
+    process = context.Process(target=pool._worker_main, args=(child,))
+    process.start()
+    workers.append((process, parent))
+time.sleep(0.5)
+for process, _ in workers:
+    for i in range(300):  # stop, then ask again and again while the worker ends
+        try:
+            os.kill(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            break
+        time.sleep(0.00001 * (i % 7))
+codes = []
+for process, _ in workers:
+    process.join(20)
+    codes.append(process.exitcode)
+print(codes)
+"""
+
+
+def test_a_worker_told_to_stop_again_and_again_ends_quietly() -> None:
+    # CI once printed a worker's KeyboardInterrupt traceback: a second SIGTERM had come while
+    # the worker was ending. Every worker here gets a burst of them at random points.
+    done = subprocess.run(
+        [sys.executable, "-c", _BURST], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str([0] * 24)
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr

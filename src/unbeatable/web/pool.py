@@ -82,6 +82,12 @@ _STOPPING = {"now": False}
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    # one stop is enough: a second SIGTERM (the server may ask again while it shuts down)
+    # must not raise again inside the worker's own ending, where it would print a traceback.
+    # The handler stays installed (replacing it while signals are pending makes Python raise
+    # "signal ignored due to race condition") and does nothing after the first time.
+    if _STOPPING["now"]:
+        return
     _STOPPING["now"] = True
     raise KeyboardInterrupt
 
@@ -96,12 +102,13 @@ def _worker_main(conn: Connection) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        # ending: a stop that comes now (the server stops every worker as it shuts down, a
-        # terminal's Ctrl-C reaches the whole group) has nothing left to interrupt, and raised
-        # outside this function it would print a traceback
-        with contextlib.suppress(KeyboardInterrupt):
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # ending: a stop that comes now (the server stops every worker as it shuts down) has
+        # nothing left to interrupt; once _STOPPING is set the handler ignores it. A plain try
+        # (not a context manager, whose set-up could itself be interrupted) covers the step.
+        try:
+            _STOPPING["now"] = True
+        except KeyboardInterrupt:
+            pass
 
 
 def _serve(conn: Connection) -> None:
