@@ -27,8 +27,10 @@ U0 = np.uint64(0)
 U1 = np.uint64(1)
 U2 = np.uint64(2)
 U3 = np.uint64(3)
+U4 = np.uint64(4)
 U8 = np.uint64(8)
 U16 = np.uint64(16)
+U32 = np.uint64(32)
 U255 = np.uint64(255)
 
 
@@ -132,16 +134,46 @@ def can_win_next(current, mask, height, bottom, board):
 
 
 @njit(cache=True, inline="always")
-def non_losing_moves(current, mask, height, bottom, board):
-    """Moves after which the opponent cannot win at once (0 if every move loses).
+def non_losing(possible, opp_win):
+    """Of the moves ``possible``, those after which the opponent, whose winning cells are
+    ``opp_win``, cannot win at once (0 if every move loses).
 
     Precondition: the side to move cannot win with its next stone.
     """
-    possible = possible_moves(mask, bottom, board)
-    opp_win = winning_cells(current ^ mask, mask, height, board)
     forced = possible & opp_win
     if forced != U0:
         if (forced & (forced - U1)) != U0:
             return U0  # two immediate threats: cannot parry both
         possible = forced
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
+
+
+@njit(cache=True, inline="always")
+def non_losing_moves(current, mask, height, bottom, board):
+    """Moves after which the opponent cannot win at once (0 if every move loses).
+
+    Precondition: the side to move cannot win with its next stone.
+    """
+    opp_win = winning_cells(current ^ mask, mask, height, board)
+    return non_losing(possible_moves(mask, bottom, board), opp_win)
+
+
+@njit(cache=True, inline="always")
+def _aligned_along(p, s):
+    """True when ``p`` holds four in a row along the direction of bit shift ``s``."""
+    if s + s + s >= np.uint64(64):
+        return False
+    pair = p & (p >> s)
+    return (pair & (pair >> (s + s))) != U0
+
+
+@njit(cache=True, inline="always")
+def has_four(p, height):
+    """True when the cells ``p`` (no sentinel bit set) hold four in a row."""
+    h = np.uint64(height)
+    return (
+        _aligned_along(p, U1)
+        or _aligned_along(p, h + U1)
+        or _aligned_along(p, h)
+        or _aligned_along(p, h + U2)
+    )

@@ -22,6 +22,7 @@ KERNEL_SOURCES = (
     "_bitboard.py",
     "_table.py",
     "_database_probe.py",
+    "_rules.py",
     "_negamax.py",
     "_columns.py",
     "_batch.py",

@@ -27,6 +27,10 @@ nor write the table (their subtrees cost less than a cache miss).  Positions wit
 cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
 once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
 as in a table just cleared those look-ups are mostly memory stalls that find nothing.
+
+Positions with more than ``RULES_EMPTY`` empty cells searched with a window whose top is at most
+1 ask ``_rules`` for each child's upper bound (0 or -1, proven by claimeven-style follow-up
+strategies): a child whose bound fails the node high answers it before any child is searched.
 """
 
 from __future__ import annotations
@@ -43,11 +47,14 @@ from ._bitboard import (
     bottom_mask,
     can_win_next,
     column_mask,
-    non_losing_moves,
+    has_four,
+    non_losing,
     popcount,
+    possible_moves,
     winning_cells,
 )
 from ._database_probe import NOT_FOUND, db_probe
+from ._rules import odd_columns, odd_rows_mask, rule_upper
 from ._table import (
     HASH_MUL,
     LOWER_CODE,
@@ -80,6 +87,13 @@ ETC_AFTER = 1 << 17
 # positions of Pons' Test_L1_R3 (scores -3 to 4) took 15 % more nodes.
 SCAN_STONES = 2
 SCAN_WIDTH = 8
+
+# Positions with more than RULES_EMPTY empty cells whose window's top is at most 1 ask, of each
+# child, the upper bound (0 or -1) that the follow-up strategies of ``_rules`` prove without
+# search: one that fails the node high answers it at once (empty 7 x 6 board: 867,988,260
+# nodes without, 324,240,136 with). Cheap necessary conditions come first; nearer the end a
+# search costs less than the question (6, 8 or 10 here: the same time).
+RULES_EMPTY = 6
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
@@ -114,6 +128,22 @@ def _unmark(shared, key):
     i = _mark_index(key)
     if shared[i] == np.int64(key):
         shared[i] = 0
+
+
+@njit(cache=True, inline="always")
+def _rules_may_bound(
+    odd_e, m, wins, column_free, claim, claim_four, odd_cols, no_four, odd_rows, height
+):  # fmt: skip
+    """Cheap necessary conditions for ``_rules.rule_upper`` to bound the child after move ``m``
+    by 0 or -1 (from the child's side), asked before it. ``wins``: our four-making cells after
+    ``m``; ``column_free``: the free cells of ``m``'s column, ``m`` included. With an odd number
+    of empty cells (``odd_e``), the opponent, following us up after ``m``, must take no four
+    (``claim``: its cells so with ``m`` still free, ``claim_four``: they hold a four); else we
+    need a four-making cell of our rows' parity in a column that ``m`` leaves odd (``odd_cols``:
+    the free cells of the odd columns before ``m``), or ``no_four``."""
+    if odd_e:
+        return not claim_four or ((m & odd_rows) == U0 and not has_four(claim ^ m, height))
+    return no_four or (wins & ~odd_rows & (odd_cols ^ column_free)) != U0
 
 
 # negamax and solve_position are long (the 60-line rule's exception for the numba kernel): each
@@ -163,6 +193,8 @@ def negamax(
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
+    # the rows whose parity differs from the height's (see _rules)
+    odd_rows = odd_rows_mask(width, height)
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
@@ -201,7 +233,8 @@ def negamax(
         alpha = fi[d, 0]
         beta = fi[d, 1]
         done = True
-        nxt = non_losing_moves(current, mask, height, bottom, board)
+        opp_win = winning_cells(current ^ mask, mask, height, board)
+        nxt = non_losing(possible_moves(mask, bottom, board), opp_win)
         if nxt == U0:
             v = -((cells - nb) // 2)  # the opponent wins with its next stone
         elif nb >= cells - 2:
@@ -244,6 +277,22 @@ def negamax(
                     beta = hi
                 # move ordering: more threats first, ties centre-first (stable insertion)
                 count = 0
+                etc = NOT_FOUND
+                # a child's upper bound from the rules (0 or -1) may fail this node high
+                rules = beta <= 1 and cells - nb > RULES_EMPTY
+                odd_e = (cells - nb) % 2 == 1
+                free = board ^ mask
+                claim = U0  # odd_e: the opponent's cells if we follow it up in every column
+                claim_four = False
+                odd_cols = U0  # not odd_e: the free cells of the odd columns
+                no_four = False  # not odd_e: beta <= 0 and the opponent can never make four
+                if rules:
+                    if odd_e:
+                        claim = (current ^ mask) | (free & ~odd_rows)
+                        claim_four = has_four(claim, height)
+                    else:
+                        odd_cols = odd_columns((mask + bottom) & board & odd_rows, board)
+                        no_four = beta <= 0 and not has_four((current ^ mask) | free, height)
                 if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
                         ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
@@ -251,16 +300,44 @@ def negamax(
                         prefetch(table, cs)
                     fu[d, 4] = nxt
                     count = 1
+                    if rules:  # the rules' bound of the child, as for each move below
+                        wins = winning_cells(current | nxt, mask | nxt, height, board)
+                        if _rules_may_bound(
+                            odd_e, nxt, wins, odd_columns(nxt, board), claim, claim_four,
+                            odd_cols, no_four, odd_rows, height,
+                        ):  # fmt: skip
+                            chi = rule_upper(
+                                current ^ mask, mask | nxt, cells - nb - 1, height, bottom, board,
+                                odd_rows, wins,
+                            )  # fmt: skip
+                            if -chi >= beta:
+                                etc = -chi
                 for i in range(width if count == 0 else 0):
                     col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
-                    m = nxt & column_mask(col, height)
+                    cm = column_mask(col, height)
+                    m = nxt & cm
                     if m != U0:
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
                             ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
                             cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                             prefetch(table, cs)
-                        sc = popcount(winning_cells(current | m, mask | m, height, board))
+                        wins = winning_cells(current | m, mask | m, height, board)
+                        sc = popcount(wins)
+                        if (
+                            rules
+                            and etc == NOT_FOUND
+                            and _rules_may_bound(
+                                odd_e, m, wins, cm & free, claim, claim_four, odd_cols, no_four,
+                                odd_rows, height,
+                            )
+                        ):  # fmt: skip
+                            chi = rule_upper(
+                                current ^ mask, mask | m, cells - nb - 1, height, bottom, board,
+                                odd_rows, wins,
+                            )  # fmt: skip
+                            if -chi >= beta:
+                                etc = -chi
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
                             fu[d, 4 + j] = fu[d, 3 + j]
@@ -269,8 +346,10 @@ def negamax(
                         fu[d, 4 + j] = m
                         fi[d, 4 + j] = sc
                         count += 1
-                etc = NOT_FOUND
-                if etc_on and cells - nb > ETC_EMPTY and count > 1:
+                if etc != NOT_FOUND:
+                    if tag != U0:
+                        table[slot] = tag | np.uint64(etc + LOWER_CODE)
+                elif etc_on and cells - nb > ETC_EMPTY and count > 1:
                     # enhanced transposition cut-off: a child whose stored upper bound
                     # already fails this node high (their slots were prefetched above)
                     for j in range(count):

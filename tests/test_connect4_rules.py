@@ -1,0 +1,106 @@
+"""The upper bounds that ``_rules`` proves without search (claimeven-style strategies) hold: checked
+against the exact solver on random positions near the end of the game, on boards of even and
+odd height (the rows each side gets depend on the height's parity)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from unbeatable.games.connect4 import Solver
+from unbeatable.games.connect4._bitboard import (
+    board_mask,
+    bottom_mask,
+    can_win_next,
+    has_four,
+    winning_cells,
+)
+from unbeatable.games.connect4._rules import (
+    NONE,
+    odd_columns,
+    odd_rows_mask,
+    pairs_block,
+    rule_upper,
+)
+
+
+def _random_positions(
+    width: int, height: int, empty: range, count: int, seed: int
+) -> list[tuple[int, int, int]]:
+    """``count`` positions (current, mask, stones) reached by random play, with an empty-cell
+    count in ``empty``, the game not over and no win for the side to move with its next stone
+    (negamax's precondition where it asks the rules)."""
+    rng = random.Random(seed)
+    cells = width * height
+    bottom = int(bottom_mask(width, height))
+    board = int(board_mask(width, height))
+    found: list[tuple[int, int, int]] = []
+    while len(found) < count:
+        target = cells - rng.choice(empty)
+        current = mask = stones = 0
+        while stones < target:
+            cols = [c for c in range(width) if not mask >> (c * (height + 1) + height - 1) & 1]
+            col = rng.choice(cols)
+            move = (
+                (mask + (1 << (col * (height + 1))))
+                & ~mask
+                & (((1 << height) - 1) << (col * (height + 1)))
+            )
+            mine = current | move
+            if has_four(np.uint64(mine), height):
+                break  # the game ended: start again
+            current, mask, stones = mine ^ (mask | move), mask | move, stones + 1
+        else:
+            if not can_win_next(np.uint64(current), np.uint64(mask), height, np.uint64(bottom),
+                                np.uint64(board)):  # fmt: skip
+                found.append((current, mask, stones))
+    return found
+
+
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (6, 5), (5, 4), (6, 7)])
+def test_rule_upper_holds(width: int, height: int) -> None:
+    solver = Solver(table_bytes=1 << 20, width=width, height=height, book=False)
+    bottom = bottom_mask(width, height)
+    board = board_mask(width, height)
+    odd = odd_rows_mask(width, height)
+    cells = width * height
+    bounded = {0: 0, 1: 0}  # positions bounded, by parity of the empty cells
+    positions = _random_positions(width, height, range(6, 17), 200, seed=width * 10 + height)
+    for current, mask, stones in positions:
+        score = solver.solve_bitboards(current, mask, stones)
+        c, m = np.uint64(current), np.uint64(mask)
+        opp_wins = winning_cells(c ^ m, m, height, board)
+        hi = rule_upper(c, m, cells - stones, height, bottom, board, odd, opp_wins)
+        assert score <= hi, (width, height, current, mask, stones, hi, score)
+        if hi < NONE:
+            bounded[(cells - stones) % 2] += 1
+    # the rules must actually say something (on 5 x 4, never with an odd count in this sample)
+    assert bounded[0] >= 5 and (bounded[1] >= 2 or width * height <= 20), bounded
+
+
+def test_odd_columns_fill_each_column_from_its_foot() -> None:
+    board = board_mask(7, 6)
+    feet = np.uint64(1 << 1) | np.uint64(1 << (6 * 7 + 3))  # column 1 row 2, column 7 row 4
+    expected = (0b111110 << 0) | (0b111000 << (6 * 7))
+    assert int(odd_columns(feet, board)) == expected
+
+
+def test_odd_rows_by_height_parity() -> None:
+    # 7 x 6: rows 1, 3 and 5 (0-based from the bottom), i.e. the 2nd, 4th and 6th
+    assert int(odd_rows_mask(7, 6)) & 0b1111111 == 0b0101010
+    # an odd height: rows 0, 2 and 4
+    assert int(odd_rows_mask(6, 5)) & 0b111111 == 0b010101
+
+
+def test_pairs_block_small_cases() -> None:
+    height = 6
+    h1 = height + 1
+    # three stones in the bottom row (columns 0-2) and feet at columns 3 and 4 of that row
+    base = np.uint64(sum(1 << (c * h1) for c in range(3)))
+    feet = np.uint64((1 << (3 * h1)) | (1 << (4 * h1)))
+    assert not pairs_block(base, feet, height)  # the foot of column 3 makes four at once
+    lone = np.uint64(sum(1 << (c * h1) for c in range(2)))  # two stones: no foot makes four
+    assert pairs_block(lone, feet, height)
+    assert winning_cells(base, base, height, board_mask(7, height)) != 0
