@@ -22,6 +22,7 @@ from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from tests.own_sources import PIG, nim_source  # noqa: E402
 from unbeatable.web.server import free_port, launch, stop  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -36,88 +37,8 @@ if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
         allow_module_level=True,
     )
 
-NIM = '''
-from dataclasses import dataclass
+NIM = nim_source((2, 3), "Nim on heaps of 2 and 3, served as a game of your own.")
 
-from unbeatable import Outcome, State
-
-
-@dataclass(frozen=True)
-class Nim(State):
-    """Nim on heaps of 2 and 3, served as a game of your own."""
-
-    heaps: tuple = (2, 3)
-    turn: int = 0
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    def legal_moves(self):
-        return [(h, n) for h, size in enumerate(self.heaps) for n in range(1, size + 1)]
-
-    def play(self, move):
-        heap, taken = move
-        heaps = list(self.heaps)
-        heaps[heap] -= taken
-        return Nim(tuple(heaps), 1 - self.turn)
-
-    def outcome(self):
-        return None if any(self.heaps) else Outcome.win_for(1 - self.turn)
-'''
-
-
-PIG = """
-from dataclasses import dataclass
-
-from unbeatable import Outcome, State
-
-
-@dataclass(frozen=True)
-class Pig(State):
-    \"\"\"Pig to 6: a roll of 1 hands the turn on with the scores as they were.\"\"\"
-
-    has_chance = True
-    scores: tuple = (0, 0)
-    turn: int = 0
-    total: int = 0
-    rolling: bool = False
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    @property
-    def is_chance(self):
-        return self.rolling
-
-    def chance_outcomes(self):
-        return [(face, 1 / 6) for face in range(1, 7)] if self.rolling else []
-
-    def legal_moves(self):
-        if self.outcome() is not None:
-            return []
-        if self.rolling:
-            return list(range(1, 7))
-        return ["roll", "hold"] if self.total else ["roll"]
-
-    def play(self, move):
-        if self.rolling:
-            if move == 1:
-                return Pig(self.scores, 1 - self.turn, 0, False)
-            return Pig(self.scores, self.turn, self.total + move, False)
-        if move == "roll":
-            return Pig(self.scores, self.turn, self.total, True)
-        scores = list(self.scores)
-        scores[self.turn] += self.total
-        return Pig(tuple(scores), 1 - self.turn, 0, False)
-
-    def outcome(self):
-        for player in (0, 1):
-            if self.scores[player] >= 6:
-                return Outcome.win_for(player)
-        return None
-"""
 
 
 @pytest.fixture(scope="module")
