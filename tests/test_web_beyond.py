@@ -7,35 +7,23 @@ without Chromium (see tests/test_web_browser.py)."""
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.common.by import By
 
-from tests.own_sources import PIG, nim_source  # noqa: E402
-from unbeatable.web.server import free_port, launch, stop  # noqa: E402
+from tests.browser import browser, no_script_errors, status, wait
+from tests.own_sources import PIG, nim_source
+from unbeatable.web.server import free_port, launch, stop
+
+__all__ = ["browser"]  # a fixture, imported to be used here
 
 pytestmark = pytest.mark.slow
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-    pytest.skip(
-        "Chromium and chromedriver are not installed (make chromium, or apt-get install "
-        "chromium chromium-driver): the browser tests of the web page are skipped",
-        allow_module_level=True,
-    )
 
 NIM = nim_source((2, 3), "Nim on heaps of 2 and 3, served as a game of your own.")
 
@@ -53,38 +41,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
-    except WebDriverException as error:
-        pytest.skip(f"Chromium does not start here: {error.msg}")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def wait(driver: Any, condition: Any, seconds: float = 40) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
-
-
-def status(driver: Any) -> str:
-    return str(driver.find_element(By.ID, "status").text)
-
-
-def no_script_errors(driver: Any) -> None:
-    log = driver.get_log("browser")
-    errors = [e for e in log if e["level"] == "SEVERE" and e.get("source") != "network"]
-    assert errors == [], errors
 
 
 def analyzed(driver: Any) -> None:
