@@ -19,9 +19,9 @@ from unbeatable.games.connect4._bitboard import (
 )
 from unbeatable.games.connect4._rules import (
     NONE,
+    fail_high,
     odd_columns,
     odd_rows_mask,
-    pairs_block,
     rule_upper,
 )
 
@@ -62,9 +62,10 @@ def _random_positions(
 @pytest.mark.parametrize(("width", "height"), [(7, 6), (6, 5), (5, 4), (6, 7)])
 def test_rule_upper_holds(width: int, height: int) -> None:
     solver = Solver(table_bytes=1 << 20, width=width, height=height, book=False)
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    odd = odd_rows_mask(width, height)
+    # the kernels' types (numba hands back Python integers)
+    bottom = np.uint64(bottom_mask(width, height))
+    board = np.uint64(board_mask(width, height))
+    odd = np.uint64(odd_rows_mask(width, height))
     cells = width * height
     bounded = {0: 0, 1: 0}  # positions bounded, by parity of the empty cells
     positions = _random_positions(width, height, range(6, 17), 200, seed=width * 10 + height)
@@ -72,7 +73,8 @@ def test_rule_upper_holds(width: int, height: int) -> None:
         score = solver.solve_bitboards(current, mask, stones)
         c, m = np.uint64(current), np.uint64(mask)
         opp_wins = winning_cells(c ^ m, m, height, board)
-        hi = rule_upper(c, m, cells - stones, height, bottom, board, odd, opp_wins)
+        odd_cols = odd_columns((m + bottom) & board & odd, board)
+        hi = rule_upper(c, m, cells - stones, height, bottom, board, odd, opp_wins, odd_cols)
         assert score <= hi, (width, height, current, mask, stones, hi, score)
         if hi < NONE:
             bounded[(cells - stones) % 2] += 1
@@ -94,13 +96,60 @@ def test_odd_rows_by_height_parity() -> None:
     assert int(odd_rows_mask(6, 5)) & 0b111111 == 0b010101
 
 
-def test_pairs_block_small_cases() -> None:
+@pytest.mark.parametrize(("width", "height"), [(7, 6), (6, 5), (6, 7)])
+def test_fail_high_holds(width: int, height: int) -> None:
+    """What the search asks: a lower bound from a child's rule bound, where the window's top
+    ``beta`` is at most 1, is never above the exact score; and it is found where a child's
+    bound from ``rule_upper`` alone (no cheap test before it) would find one."""
+    solver = Solver(table_bytes=1 << 20, width=width, height=height, book=False)
+    # the kernels' types (numba hands back Python integers)
+    bottom = np.uint64(bottom_mask(width, height))
+    board = np.uint64(board_mask(width, height))
+    odd = np.uint64(odd_rows_mask(width, height))
+    cells = width * height
+    found = 0
+    positions = _random_positions(width, height, range(7, 17), 150, seed=width * 7 + height)
+    for current, mask, stones in positions:
+        c, m = np.uint64(current), np.uint64(mask)
+        moves = (m + bottom) & board
+        score = None
+        for beta in (1, 0, -1):
+            lo = fail_high(c, m, moves, beta, cells - stones, height, bottom, board)
+            # the same question without the cheap tests: each child's bound by rule_upper
+            expected = NONE
+            f = int(moves)
+            while f:
+                b = np.uint64(f & -f)
+                f &= f - 1
+                cm, cmask = c ^ m, m | b
+                wins = winning_cells(c | b, cmask, height, board)
+                cols = odd_columns((cmask + bottom) & board & odd, board)
+                chi = rule_upper(
+                    cm, cmask, cells - stones - 1, height, bottom, board, odd, wins, cols
+                )
+                if -chi >= beta:
+                    expected = -chi
+                    break
+            assert (lo == NONE) == (expected == NONE), (current, mask, beta, lo, expected)
+            if lo != NONE:
+                assert lo >= beta
+                if score is None:
+                    score = solver.solve_bitboards(current, mask, stones)
+                assert score >= lo, (width, height, current, mask, stones, beta, lo, score)
+                found += 1
+    assert found >= 10, found
+
+
+def test_has_four_each_direction() -> None:
     height = 6
     h1 = height + 1
-    # three stones in the bottom row (columns 0-2) and feet at columns 3 and 4 of that row
-    base = np.uint64(sum(1 << (c * h1) for c in range(3)))
-    feet = np.uint64((1 << (3 * h1)) | (1 << (4 * h1)))
-    assert not pairs_block(base, feet, height)  # the foot of column 3 makes four at once
-    lone = np.uint64(sum(1 << (c * h1) for c in range(2)))  # two stones: no foot makes four
-    assert pairs_block(lone, feet, height)
-    assert winning_cells(base, base, height, board_mask(7, height)) != 0
+    row = sum(1 << (c * h1) for c in range(4))  # four in the bottom row
+    column = 0b1111 << h1  # four in column 1
+    up = sum(1 << (c * h1 + c) for c in range(4))  # diagonal going up
+    down = sum(1 << (c * h1 + 3 - c) for c in range(4))  # diagonal going down
+    for four in (row, column, up, down):
+        assert has_four(np.uint64(four), height)
+        for cell in range(64):  # any one stone fewer: no four
+            if four >> cell & 1:
+                assert not has_four(np.uint64(four & ~(1 << cell)), height)
+    assert not has_four(np.uint64(0b111 | (0b1 << h1)), height)

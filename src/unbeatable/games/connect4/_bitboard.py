@@ -44,7 +44,7 @@ def bottom_mask(width, height):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def board_mask(width, height):
     """Every playable cell (sentinels excluded)."""
     return bottom_mask(width, height) * ((U1 << np.uint64(height)) - U1)
@@ -56,7 +56,7 @@ def column_mask(col, height):
     return ((U1 << np.uint64(height)) - U1) << (np.uint64(col) * np.uint64(height + 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount_loop(x):
     """Number of set bits (short loop: the words counted here are sparse)."""
     n = 0
@@ -134,12 +134,13 @@ def can_win_next(current, mask, height, bottom, board):
 
 
 @njit(cache=True, inline="always")
-def non_losing(possible, opp_win):
-    """Of the moves ``possible``, those after which the opponent, whose winning cells are
-    ``opp_win``, cannot win at once (0 if every move loses).
+def non_losing_moves(current, mask, height, bottom, board):
+    """Moves after which the opponent cannot win at once (0 if every move loses).
 
     Precondition: the side to move cannot win with its next stone.
     """
+    possible = possible_moves(mask, bottom, board)
+    opp_win = winning_cells(current ^ mask, mask, height, board)
     forced = possible & opp_win
     if forced != U0:
         if (forced & (forced - U1)) != U0:
@@ -148,32 +149,16 @@ def non_losing(possible, opp_win):
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
 
 
-@njit(cache=True, inline="always")
-def non_losing_moves(current, mask, height, bottom, board):
-    """Moves after which the opponent cannot win at once (0 if every move loses).
-
-    Precondition: the side to move cannot win with its next stone.
-    """
-    opp_win = winning_cells(current ^ mask, mask, height, board)
-    return non_losing(possible_moves(mask, bottom, board), opp_win)
-
-
-@njit(cache=True, inline="always")
-def _aligned_along(p, s):
-    """True when ``p`` holds four in a row along the direction of bit shift ``s``."""
-    if s + s + s >= np.uint64(64):
-        return False
-    pair = p & (p >> s)
-    return (pair & (pair >> (s + s))) != U0
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has_four(p, height):
-    """True when the cells ``p`` (no sentinel bit set) hold four in a row."""
+    """True when the cells ``p`` (no sentinel bit set) hold four in a row. Compiled once and
+    called (not inlined by numba: its callers are asked rarely, and each inlined copy cost
+    about a quarter of a second of the cold build)."""
     h = np.uint64(height)
-    return (
-        _aligned_along(p, U1)
-        or _aligned_along(p, h + U1)
-        or _aligned_along(p, h)
-        or _aligned_along(p, h + U2)
-    )
+    for k in range(4):  # the shifts along a column, a row and the two diagonals
+        s = U1 if k == 0 else h + np.uint64(k - 1)
+        if s + s + s < np.uint64(64):  # a shift by 64 or more is undefined
+            pair = p & (p >> s)
+            if (pair & (pair >> (s + s))) != U0:
+                return True
+    return False

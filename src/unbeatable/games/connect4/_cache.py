@@ -24,9 +24,7 @@ KERNEL_SOURCES = (
     "_database_probe.py",
     "_rules.py",
     "_negamax.py",
-    "_columns.py",
     "_batch.py",
-    "_line.py",
 )
 STAMP = kernels.SOURCES_STAMP
 PACKAGE = Path(__file__).resolve().parent

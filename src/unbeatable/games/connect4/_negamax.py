@@ -6,7 +6,12 @@
 
 Everything here is a pure function over ``uint64``/``int64`` scalars and numpy
 arrays, so it compiles with ``numba.njit`` and also runs as plain Python when
-``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches). The board is encoded as ``_bitboard``
+``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches). Only :func:`negamax` is compiled for
+the questions one position asks (:func:`solve_position` and the callers in ``_columns`` and
+``_line`` are Python around it: a probe costs microseconds of Python, while every compiled
+caller of ``negamax`` cost about a second of the cold build, numba optimising the search's code
+again inside it); :func:`solve_position_kernel` is the same probes compiled, for the kernels
+that solve many positions in one call. The board is encoded as ``_bitboard``
 says, the transposition table laid out as ``_table`` says.
 
 Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
@@ -38,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import _bits
 from ._bitboard import (
     U0,
     U1,
@@ -47,14 +53,12 @@ from ._bitboard import (
     bottom_mask,
     can_win_next,
     column_mask,
-    has_four,
-    non_losing,
+    non_losing_moves,
     popcount,
-    possible_moves,
     winning_cells,
 )
 from ._database_probe import NOT_FOUND, db_probe
-from ._rules import odd_columns, odd_rows_mask, rule_upper
+from ._rules import NONE, fail_high
 from ._table import (
     HASH_MUL,
     LOWER_CODE,
@@ -122,7 +126,7 @@ def _mark_index(key):
     return 2 + np.int64((key * HASH_MUL) >> BUSY_SHIFT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _unmark(shared, key):
     """Take back the mark of the position of key ``key``, if it still holds it."""
     i = _mark_index(key)
@@ -130,23 +134,7 @@ def _unmark(shared, key):
         shared[i] = 0
 
 
-@njit(cache=True, inline="always")
-def _rules_may_bound(
-    odd_e, m, wins, column_free, claim, claim_four, odd_cols, no_four, odd_rows, height
-):  # fmt: skip
-    """Cheap necessary conditions for ``_rules.rule_upper`` to bound the child after move ``m``
-    by 0 or -1 (from the child's side), asked before it. ``wins``: our four-making cells after
-    ``m``; ``column_free``: the free cells of ``m``'s column, ``m`` included. With an odd number
-    of empty cells (``odd_e``), the opponent, following us up after ``m``, must take no four
-    (``claim``: its cells so with ``m`` still free, ``claim_four``: they hold a four); else we
-    need a four-making cell of our rows' parity in a column that ``m`` leaves odd (``odd_cols``:
-    the free cells of the odd columns before ``m``), or ``no_four``."""
-    if odd_e:
-        return not claim_four or ((m & odd_rows) == U0 and not has_four(claim ^ m, height))
-    return no_four or (wins & ~odd_rows & (odd_cols ^ column_free)) != U0
-
-
-# negamax and solve_position are long (the 60-line rule's exception for the numba kernel): each
+# negamax and probe_score are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
 # been measured: measure before splitting.
@@ -193,8 +181,6 @@ def negamax(
     cells = width * height
     bottom = bottom_mask(width, height)
     board = board_mask(width, height)
-    # the rows whose parity differs from the height's (see _rules)
-    odd_rows = odd_rows_mask(width, height)
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
@@ -233,8 +219,7 @@ def negamax(
         alpha = fi[d, 0]
         beta = fi[d, 1]
         done = True
-        opp_win = winning_cells(current ^ mask, mask, height, board)
-        nxt = non_losing(possible_moves(mask, bottom, board), opp_win)
+        nxt = non_losing_moves(current, mask, height, bottom, board)
         if nxt == U0:
             v = -((cells - nb) // 2)  # the opponent wins with its next stone
         elif nb >= cells - 2:
@@ -279,65 +264,27 @@ def negamax(
                 count = 0
                 etc = NOT_FOUND
                 # a child's upper bound from the rules (0 or -1) may fail this node high
-                rules = beta <= 1 and cells - nb > RULES_EMPTY
-                odd_e = (cells - nb) % 2 == 1
-                free = board ^ mask
-                claim = U0  # odd_e: the opponent's cells if we follow it up in every column
-                claim_four = False
-                odd_cols = U0  # not odd_e: the free cells of the odd columns
-                no_four = False  # not odd_e: beta <= 0 and the opponent can never make four
-                if rules:
-                    if odd_e:
-                        claim = (current ^ mask) | (free & ~odd_rows)
-                        claim_four = has_four(claim, height)
-                    else:
-                        odd_cols = odd_columns((mask + bottom) & board & odd_rows, board)
-                        no_four = beta <= 0 and not has_four((current ^ mask) | free, height)
-                if (nxt & (nxt - U1)) == U0:  # a single (forced) move: nothing to order
+                if beta <= 1 and cells - nb > RULES_EMPTY:
+                    etc = fail_high(current, mask, nxt, beta, cells - nb, height, bottom, board)
+                    if etc == NONE:
+                        etc = NOT_FOUND
+                if etc == NOT_FOUND and (nxt & (nxt - U1)) == U0:  # a single (forced) move
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
                         ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
                         cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                         prefetch(table, cs)
                     fu[d, 4] = nxt
                     count = 1
-                    if rules:  # the rules' bound of the child, as for each move below
-                        wins = winning_cells(current | nxt, mask | nxt, height, board)
-                        if _rules_may_bound(
-                            odd_e, nxt, wins, odd_columns(nxt, board), claim, claim_four,
-                            odd_cols, no_four, odd_rows, height,
-                        ):  # fmt: skip
-                            chi = rule_upper(
-                                current ^ mask, mask | nxt, cells - nb - 1, height, bottom, board,
-                                odd_rows, wins,
-                            )  # fmt: skip
-                            if -chi >= beta:
-                                etc = -chi
-                for i in range(width if count == 0 else 0):
+                for i in range(width if count == 0 and etc == NOT_FOUND else 0):
                     col = centre + i // 2 if i % 2 == 0 else centre - (i + 1) // 2
-                    cm = column_mask(col, height)
-                    m = nxt & cm
+                    m = nxt & column_mask(col, height)
                     if m != U0:
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
                             ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
                             cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                             prefetch(table, cs)
-                        wins = winning_cells(current | m, mask | m, height, board)
-                        sc = popcount(wins)
-                        if (
-                            rules
-                            and etc == NOT_FOUND
-                            and _rules_may_bound(
-                                odd_e, m, wins, cm & free, claim, claim_four, odd_cols, no_four,
-                                odd_rows, height,
-                            )
-                        ):  # fmt: skip
-                            chi = rule_upper(
-                                current ^ mask, mask | m, cells - nb - 1, height, bottom, board,
-                                odd_rows, wins,
-                            )  # fmt: skip
-                            if -chi >= beta:
-                                etc = -chi
+                        sc = popcount(winning_cells(current | m, mask | m, height, board))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
                             fu[d, 4 + j] = fu[d, 3 + j]
@@ -424,35 +371,14 @@ def negamax(
             done = True
 
 
-@njit(cache=True, nogil=True)
-def _probe(
-    current, mask, nb, med, width, height, table, stats, fu, fi, db_keys, db_vals, db_ply, ctrl,
-    shared, bounds,
+def probe_score(
+    current, mask, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, b,
 ):  # fmt: skip
-    """One null-window probe ``negamax(med, med + 1)``: tighten ``bounds`` (this search's
-    ``[lo, hi]``) and ``shared`` (every thread's) with its answer; return negamax's value."""
-    r = negamax(
-        current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
-        db_keys, db_vals, db_ply, ctrl, shared,
-    )  # fmt: skip
-    if r >= ABORTED:  # ABORTED or MOOT
-        return r
-    if r <= med:
-        bounds[1] = min(bounds[1], r)
-        shared[1] = min(shared[1], r)
-    else:
-        bounds[0] = max(bounds[0], r)
-        shared[0] = max(shared[0], r)
-    return r
-
-
-@njit(cache=True, nogil=True)
-def solve_position(
-    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, role, shared, out,
-):  # fmt: skip
-    """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
-    out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
+    """The probes of :func:`solve_position`, from the bounds ``b[0] <= score <= b[1]`` known
+    so far (the side to move cannot win with its next stone): ``b`` then holds the score, or
+    its bounds when ``ctrl`` stopped the search; True when complete. Plain Python that calls
+    only :func:`negamax`, so that it also compiles as it is (:func:`solve_position_kernel`).
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
     ``negamax(med, med + 1)``; ``med`` first goes half-way towards the
@@ -466,32 +392,25 @@ def solve_position(
     around every probe, and a probe that the others answered first stops (MOOT).  The main
     thread (``role`` 0) probes where a lone search would; a helper (``role`` > 0) probes next
     to it, so that the last two (the costliest) probes around the score run at the same time.
-
-    Longer than the usual function limit: a numba kernel whose weak-mode prelude and probe
-    loop share local state; split, it would pass that state through arrays.
     """
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
-    cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    if nb >= cells:
-        out[0] = 0
-        out[1] = 0
-        return True
-    if can_win_next(current, mask, height, bottom, board):
-        s = 1 if weak else (cells + 1 - nb) // 2
-        out[0] = s
-        out[1] = s
-        return True
-    b = out  # the bounds [lo, hi] known so far (no allocation per position)
-    b[0] = -((cells - nb) // 2)
-    b[1] = (cells + 1 - nb) // 2
-    if nb == db_ply:
-        v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
-        if v != NOT_FOUND:
-            b[0] = v
-            b[1] = v
+
+    def probe(med):
+        """One null-window probe ``negamax(med, med + 1)``: tighten ``b`` (this search's
+        ``[lo, hi]``) and ``shared`` (every thread's) with its answer; negamax's value."""
+        r = negamax(
+            current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
+            db_keys, db_vals, db_ply, ctrl, shared,
+        )  # fmt: skip
+        if r >= ABORTED:  # ABORTED or MOOT
+            return r
+        if r <= med:
+            b[1] = min(b[1], r)
+            shared[1] = min(shared[1], r)
+        else:
+            b[0] = max(b[0], r)
+            shared[0] = max(shared[0], r)
+        return r
+
     aborted = False
     if weak:
         # two cheap probes first: a quick win?  a quick loss?  (the score bounds make the
@@ -499,18 +418,10 @@ def solve_position(
         # wins); then the [-1, 1] window (clipping the bounds there keeps their signs)
         med = b[1] // 2
         if med > 0 and b[0] < med:
-            r = _probe(
-                current, mask, nb, med, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, shared, b,
-            )  # fmt: skip
-            aborted = r == ABORTED
+            aborted = probe(med) == ABORTED
         med = -((-b[0]) // 2)
         if not aborted and b[0] < 1 and med < 0 and b[1] > med:
-            r = _probe(
-                current, mask, nb, med, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, shared, b,
-            )  # fmt: skip
-            aborted = r == ABORTED
+            aborted = probe(med) == ABORTED
         if b[0] < 1 and b[1] > -1:
             b[0] = max(b[0], -1)
             b[1] = min(b[1], 1)
@@ -544,11 +455,7 @@ def solve_position(
             elif med - 1 >= lo and not scan:
                 med -= 1
             # else (scanning) the helper joins the main thread's probe: their marks split it
-        r = _probe(
-            current, mask, nb, med, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, shared, b,
-        )  # fmt: skip
-        aborted = r == ABORTED
+        aborted = probe(med) == ABORTED
     lo = b[0]
     hi = b[1]
     if weak:
@@ -558,6 +465,80 @@ def solve_position(
         hi = 1 if hi > 0 else (-1 if hi < 0 else 0)
         if lo > hi:  # hi < 0 was found after lo was clipped to -1
             lo = hi
-    out[0] = lo
-    out[1] = hi
+    b[0] = lo
+    b[1] = hi
     return lo == hi or not aborted
+
+
+_probe_score_kernel = njit(cache=True, nogil=True)(probe_score)
+
+
+def solve_position(
+    current, mask, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
+):  # fmt: skip
+    """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
+    out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
+    ``current`` and ``mask``: the position's words, as Python or numpy integers (see
+    :func:`probe_score` for the probes).
+
+    Python around the compiled search: the position's own cases (a full board, a win at the
+    next stone, the database's score), then a handful of probes, each one call of
+    :func:`negamax` (the compiled kernels that solve many positions in one call use
+    :func:`solve_position_kernel`, the same steps compiled)."""
+    current, mask = int(current), int(mask)
+    cells = width * height
+    if nb >= cells:
+        out[0] = 0
+        out[1] = 0
+        return True
+    bottom = _bits.bottom_mask(width, height)
+    if _bits.can_win_next(current, mask, height, bottom, _bits.board_mask(width, height)):
+        s = 1 if weak else (cells + 1 - nb) // 2
+        out[0] = s
+        out[1] = s
+        return True
+    out[0] = -((cells - nb) // 2)
+    out[1] = (cells + 1 - nb) // 2
+    word, stones = np.uint64(current), np.uint64(mask)
+    if nb == db_ply:
+        v = db_probe(word, stones, nb, width, height, db_keys, db_vals)
+        if v != NOT_FOUND:
+            out[0] = v
+            out[1] = v
+    return probe_score(
+        word, stones, nb, weak, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, role, shared, out,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def solve_position_kernel(
+    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
+):  # fmt: skip
+    """:func:`solve_position` compiled, on ``uint64`` words, for the kernels that solve many
+    positions in one call (``_batch.solve_batch``): compiled only with them."""
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    cells = width * height
+    if nb >= cells:
+        out[0] = 0
+        out[1] = 0
+        return True
+    if can_win_next(current, mask, height, bottom_mask(width, height), board_mask(width, height)):
+        s = 1 if weak else (cells + 1 - nb) // 2
+        out[0] = s
+        out[1] = s
+        return True
+    out[0] = -((cells - nb) // 2)
+    out[1] = (cells + 1 - nb) // 2
+    if nb == db_ply:
+        v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
+        if v != NOT_FOUND:
+            out[0] = v
+            out[1] = v
+    return _probe_score_kernel(
+        current, mask, nb, weak, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, role, shared, out,
+    )  # fmt: skip
