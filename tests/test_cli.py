@@ -28,7 +28,15 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 BENCH_SIGNATURE = 148829
 
 #: A non-final position of every registered game with default parameters, played as moves.
-SAMPLE_POSITIONS = {"tictactoe": "51", "mnk": "5", "subtraction": "3", "connect4": "4453"}
+SAMPLE_POSITIONS = {
+    "tictactoe": "51",
+    "mnk": "5",
+    "subtraction": "3",
+    "connect4": "4453",
+    # 11x11 Hex with 20 cells left (the start's tree at depth 2 has 14,520 nodes)
+    "hex": "oxooxoxxxox/oo.oxooxxxx/xoxx.xo.xoo/xx.oxxx.xox/xoxoxx.ooo./oxxxxooxxxx/"
+    "o.oo.oxox../xo.oxo.xoxo/x.oooooxx.o/.xx.xxoo.oo/.ooxoo.xoox",
+}
 
 
 def games() -> list[str]:
@@ -522,7 +530,9 @@ def test_a_won_game_and_what_follows() -> None:
 
 
 @pytest.mark.parametrize(
-    "game", [pytest.param(g, marks=pytest.mark.slow) if g == "chess" else g for g in games()]
+    "game",
+    # a whole game of chess, or of 11x11 Hex (its evaluation at depth 2: a minute), is slow
+    [pytest.param(g, marks=pytest.mark.slow) if g in ("chess", "hex") else g for g in games()],
 )
 def test_demo_for_every_game(game: str) -> None:
     code, out, err = run("play", game, "--demo", "--depth", "2", "--seed", "1")

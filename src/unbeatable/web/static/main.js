@@ -208,7 +208,7 @@ function roleText(position) {
   const and = (names) => (names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join(" and "));
   const dice = position.chance ? " The dice: press Roll the dice, or click the roll your own dice show." : "";
   if (!ais.length) return `You play ${count === 2 ? "both sides" : "every side"}.${dice}`;
-  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : "perfect play") : page.opponent;
+  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : "perfect play") : page.opponent;
   const them = and(ais.map((side) => sideName(side, position)));
   if (!people.length) return `The AI plays every side (${opponent}).`;
   return `You play ${and(people.map((side) => sideLong(side, position)))}; the AI plays ${them} (${opponent}).${dice}`;
@@ -298,8 +298,10 @@ function showSetup() {
   const { name, values } = specParts(page.spec);
   if (page.games.some((g) => g.name === name)) $("game").value = name;
   drawParams(values);
-  const [kind, arg] = page.opponent.split(":");
-  $("opponent-kind").value = ["perfect", "depth", "time", "random"].includes(kind) ? kind : "perfect";
+  const [spec, option] = page.opponent.split(",");
+  let [kind, arg] = spec.split(":");
+  if (kind === "time" && option === "algorithm=pns") kind = "pns"; // df-pn for T seconds
+  $("opponent-kind").value = ["perfect", "depth", "time", "random", "mcts", "pns"].includes(kind) ? kind : "perfect";
   $("opponent-arg").hidden = !arg;
   if (arg) $("opponent-arg").value = arg;
   $("human").value = page.human;
@@ -307,7 +309,9 @@ function showSetup() {
 
 function chosenOpponent() {
   const kind = $("opponent-kind").value;
-  if (kind === "depth" || kind === "time") return `${kind}:${$("opponent-arg").value.trim()}`;
+  const arg = $("opponent-arg").value.trim();
+  if (kind === "depth" || kind === "time" || kind === "mcts") return `${kind}:${arg}`;
+  if (kind === "pns") return `time:${arg},algorithm=pns`;
   return kind;
 }
 
@@ -878,8 +882,8 @@ function wireSetup() {
   });
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
-    $("opponent-arg").hidden = !(kind === "depth" || kind === "time");
-    $("opponent-arg").value = kind === "time" ? "1" : "3";
+    $("opponent-arg").hidden = !["depth", "time", "mcts", "pns"].includes(kind);
+    $("opponent-arg").value = kind === "depth" ? "3" : "1";
   });
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
