@@ -139,7 +139,7 @@ def _worker_main(conn: Connection) -> None:
         # ending: a stop that comes now (the server stops every worker as it shuts down) has
         # nothing left to interrupt; once _STOPPING is set the handler ignores it. A plain try
         # (not a context manager, whose set-up could itself be interrupted) covers the step.
-        try:
+        try:  # noqa: SIM105 - suppress()'s own set-up could be interrupted
             _STOPPING["now"] = True
         except KeyboardInterrupt:
             pass
