@@ -320,6 +320,76 @@ def test_analyze_json_reports_the_algorithm_that_answered() -> None:
     assert "proof" in text.getvalue() and "pns" in text.getvalue()
 
 
+@pytest.mark.parametrize(("moves", "nodes"), [("d1 a1 b2", 249), ("b3 c2 b2 c3", 40)])
+def test_a_search_cut_short_claims_only_what_it_proved(moves: str, nodes: int) -> None:
+    """An analysis of 4x4 Hex stopped after some moves are proven: those keep their class,
+    with bounds around the true value (alpha-beta's); the others read ``unknown`` (the widest
+    bounds, not a made-up heuristic 0); the position's bounds hold its value; the move played
+    is a proven win when there is one, and never a move proven to lose; the JSON report says
+    bounds."""
+    from unbeatable.report import build_report, describe_result
+
+    game = get_game("hex:4")
+    state = game.parse_position(moves)
+    found = Searcher("pns").search(state, Limits(nodes=nodes), analyze=True)
+    exact = Searcher("alphabeta").search(state, analyze=True)
+    assert exact.exact and not found.complete and not found.exact
+    assert found.move_scores is not None and exact.move_scores is not None
+    bounds = found.move_bounds or {}
+    _, labels = describe_result(found, state)
+    proven = [m for m, text in labels.items() if text != "unknown"]
+    assert 0 < len(proven) < len(labels), labels
+    for move, score in found.move_scores.items():
+        low, high = bounds.get(move, (score, score))
+        true = exact.move_scores[move].value
+        assert low.value <= true <= high.value, (state.move_text(move), low, high, true)
+        if move in proven:
+            assert outcome_class(low.value) == outcome_class(high.value) == outcome_class(true)
+    low, high = found.score_bounds or (found.score, found.score)
+    assert low.value <= exact.score.value <= high.value
+    wins = [m for m in proven if outcome_class(exact.move_scores[m].value) > 0]
+    assert found.move in wins if wins else found.move not in proven
+    report = build_report(game, state, found).to_json()
+    schema = _schema()
+    validate(report, schema, schema)
+    assert report["score"]["kind"] == "bounds" and not report["exact"]
+    texts = {move["move"]: move["text"] for move in report["moves"]}
+    assert "heuristic" not in " ".join(texts.values())
+    assert sorted(m for m, t in texts.items() if t != "unknown") == sorted(
+        state.move_text(m) for m in proven
+    )
+
+
+def test_a_search_that_proved_nothing_says_unknown() -> None:
+    from unbeatable.report import describe_result
+
+    state = get_game("hex:4").initial()
+    nothing = Searcher("pns").search(state, Limits(nodes=50), analyze=True)
+    label, labels = describe_result(nothing, state)
+    assert label == "unknown" and set(labels.values()) == {"unknown"}
+    played = Searcher("pns").search(state, Limits(nodes=50))
+    assert describe_result(played, state)[0] == "unknown"
+
+
+def test_the_clock_is_read_at_every_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time limit holds whatever a node costs: with a clock that moves a second at every
+    reading, a 3.5 s limit stops df-pn after a handful of nodes (not a few dozen, as when it
+    looked at the clock every 64 nodes: on 11 x 11 Hex, where a node costs milliseconds, that
+    overran a 0.2 s limit by 0.15 s)."""
+    import itertools
+    import types
+
+    from unbeatable.search import pns
+
+    ticks = itertools.count()
+    clock = types.SimpleNamespace(perf_counter=lambda: float(next(ticks)))
+    monkeypatch.setattr(pns, "time", clock)
+    result = pns.run(get_game("hex:11").initial(), Limits(time=3.5), SearchOptions(), False, None)
+    found = next(iter(result))
+    assert not found.complete and found.move is not None
+    assert 1 <= found.nodes <= 4
+
+
 def test_a_search_cut_short_plays_its_most_promising_move() -> None:
     """Stopped before anything is proven, df-pn plays the move nearest to a proof (the least
     proof number the table holds, never a disproved move), not the first legal move."""

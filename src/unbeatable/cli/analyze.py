@@ -112,8 +112,16 @@ def show(
         out.write(
             f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
             f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-            f"{'' if result.exact else ', heuristic'}{stopped(result, interrupted)}\n"
+            f"{_kind(result)}{stopped(result, interrupted)}\n"
         )
+
+
+def _kind(result: SearchResult) -> str:
+    """What a result's values are, when not exact: bounds (a proof search cut short knows
+    only what it proved), or heuristic values."""
+    if result.exact:
+        return ""
+    return ", bounds" if result.score_bounds is not None else ", heuristic"
 
 
 def _figure(value: float | None) -> str:

@@ -23,9 +23,11 @@ wins at once is exact). The best moves are every move of the best class. ``analy
 the questions for every root move. ``move_stats`` holds each root move's proof and disproof
 numbers for the last question asked about it. ``nodes`` counts expanded positions.
 
-Limits: ``time`` and ``nodes`` (expanded positions) stop it with what is proven so far (a
-search cut short before the root is settled gives an incomplete, heuristic result: 0); a
-``depth`` limit is refused. The table holds at most ``table_size`` entries (default
+Limits: ``time`` and ``nodes`` (expanded positions) stop it with what is proven so far, the
+clock read at every node: a search cut short before the root is settled gives an incomplete
+result whose values are bounds (the moves it proved, and the widest for the others, which a
+report reads ``unknown``), never a heuristic value it does not have; its move is the one nearest
+a proof. A ``depth`` limit is refused. The table holds at most ``table_size`` entries (default
 :data:`DEFAULT_ENTRIES`): when full, the half that cost the least work to compute is dropped.
 The game must be one of win, draw or loss (no payoffs) and acyclic (positions never repeat:
 its plies are bounded, ``max_plies``).
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from ..game import Move, State
@@ -51,6 +53,7 @@ __all__ = [
     "INFINITE",
     "WINS",
     "move_bounds",
+    "open_bounds",
     "position_bounds",
     "run",
 ]
@@ -105,7 +108,6 @@ class DFPN:
         self.max_nodes = max_nodes
         self.stop = stop
         self.counters = _Counters()
-        self._next_look = 0
         self._game: tuple[type, object] | None = None
         #: Told every step when set (for pictures of the search, :mod:`unbeatable.growth`):
         #: ``observer(kind, path, numbers)`` with ``kind`` one of ``expand`` (``numbers``: the
@@ -213,16 +215,18 @@ class DFPN:
         return state.key() if self.options.symmetry else state
 
     def _look(self) -> None:
+        """Count a node about to be expanded; stop at a limit. The clock is read at every
+        node: an expansion costs milliseconds on a large board (every child's win and
+        threat tests), so that reading it every few dozen nodes overran a 0.2 s limit of
+        11 x 11 Hex by 0.15 s, and a clock reading costs a hundredth of the cheapest node."""
         counters = self.counters
         counters.nodes += 1
         if self.max_nodes is not None and counters.nodes > self.max_nodes:
             raise _Stopped
-        if counters.nodes >= self._next_look:
-            self._next_look = counters.nodes + 64
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
-                raise _Stopped
-            if self.stop is not None and self.stop.is_set():
-                raise _Stopped
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stopped
+        if self.stop is not None and self.stop.is_set():
+            raise _Stopped
 
     def _leaf(self, state: State, question: int) -> tuple[int, int]:
         """A position's numbers before it is expanded: exact for a finished game (and for a
@@ -458,7 +462,8 @@ def _answer(
             if found is None:
                 break
             classes[move] = found if child.to_move == state.to_move else -found
-    else:
+    root = None
+    if not analyze:
         root = search.value_class(state)
         if root is not None:
             best = _witness(search, state, root)
@@ -466,16 +471,7 @@ def _answer(
                 classes[best] = root
     counters = search.counters
     if not classes or (analyze and len(classes) < len(legal)):
-        # cut short: what is known so far, as an incomplete result
-        known = [m for m in legal if m in classes]
-        stats = _stats(search, state, legal)
-        move = (
-            max(known, key=lambda m: classes[m]) if known else _most_promising(search, state, stats)
-        )
-        result = build_result(
-            state, counters, "pns", start, (move,), (move,), Score(0, False), None, 0, None,
-        )
-        return replace(result, complete=False, move_stats=stats)
+        return _partial(search, state, start, analyze, classes, root)
     top = max(classes.values())
     best = tuple(m for m in legal if classes.get(m) == top)
     score, score_bounds = _score(*position_bounds(state, top))
@@ -500,21 +496,83 @@ def _answer(
 def _cut_short(search: DFPN, state: State, start: float) -> SearchResult:
     """What a search interrupted (Ctrl-C) knows: its most promising move, each move's numbers,
     as an incomplete result (nothing proven is claimed)."""
+    return _partial(search, state, start, False, {}, None)
+
+
+def open_bounds(state: State, move: Move) -> tuple[int, int]:
+    """The ends of ``move``'s value to the side to move at ``state`` before anything about it
+    is proven: its value when it ends the game, else from a loss at the opponent's next move
+    to a win at the mover's next (the game goes on for two plies at least)."""
+    outcome = state.play(move).outcome()
+    if outcome is not None:
+        winner = outcome.winner
+        value = 0 if winner is None else WIN - 1 if winner == state.to_move else -(WIN - 1)
+        return value, value
+    return -(WIN - 2), WIN - 2
+
+
+def _partial(
+    search: DFPN,
+    state: State,
+    start: float,
+    analyze: bool,
+    classes: dict[Move, int],
+    root: int | None,
+) -> SearchResult:
+    """A search cut short by a limit or Ctrl-C, as an incomplete result that claims only what
+    is proven: the position's value as bounds (those of the moves it proved, the widest for the
+    others: a report reads them ``unknown`` while nothing is proven; the position's own class
+    when that was proven, ``root``), every move's too when analyzing, never a made-up
+    heuristic value. Its move: a proven win or draw, else the most promising of the moves
+    not proven lost (:func:`_most_promising`); ``move_stats``: each move's proof and disproof
+    numbers."""
     legal = list(state.legal_moves())
     stats = _stats(search, state, legal)
-    move = _most_promising(search, state, stats)
+    known = [m for m in legal if m in classes]
+    # a proven win or draw is played; proven losses only when no move is left open
+    best = max(known, key=classes.__getitem__) if known else None
+    if best is not None and classes[best] >= 0:
+        move = best
+    else:
+        move = _most_promising(search, state, stats, lost=known)
+    ends = {
+        m: move_bounds(state, m, classes[m]) if m in classes else open_bounds(state, m)
+        for m in legal
+    }
+    lower = max(low for low, _ in ends.values())
+    upper = max(high for _, high in ends.values())
+    if root is not None:  # the position's class is proven, not yet a move that keeps it
+        proven_low, proven_high = position_bounds(state, root)
+        lower, upper = max(lower, proven_low), min(upper, proven_high)
+    scores = bounds = None
+    if analyze:
+        scores, bounds = {}, {}
+        for m in legal:
+            scores[m], pair = _score(*ends[m])
+            if pair is not None:
+                bounds[m] = pair
     result = build_result(
-        state, search.counters, "pns", start, (move,), (move,), Score(0, False), None, 0, None,
+        state, search.counters, "pns", start, (move,), (move,), Score(lower, False), scores, 0,
+        None,
     )
-    return replace(result, complete=False, move_stats=stats)
+    return replace(
+        result, complete=False, exact=False, score_bounds=(Score(lower), Score(upper)),
+        move_bounds=bounds or None, move_stats=stats,
+    )
 
 
-def _most_promising(search: DFPN, state: State, stats: dict[Move, MoveStats]) -> Move:
-    """The move a search cut short before proving anything plays: of the moves not disproved,
-    the one with the least proof number the table holds (the nearest to a proof; a move never
-    looked at counts as the farthest), the game's move order breaking ties."""
+def _most_promising(
+    search: DFPN, state: State, stats: dict[Move, MoveStats], lost: Iterable[Move] = ()
+) -> Move:
+    """The move a search cut short before proving a move that holds at least a draw plays: of
+    the moves not disproved (nor proven ``lost``), the one with the least proof number the
+    table holds (the nearest to a proof; a move never looked at counts as the farthest), the
+    game's move order breaking ties."""
     order = search._moves(state)
-    open_moves = [m for m in order if stats[m].disproof != 0] or order
+    shut = set(lost)
+    open_moves = [m for m in order if stats[m].disproof != 0 and m not in shut] or [
+        m for m in order if m not in shut
+    ] or order
 
     def proof(move: Move) -> int:
         number = stats[move].proof

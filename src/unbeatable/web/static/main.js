@@ -555,7 +555,8 @@ async function aiMove(token, position) {
     page.aiReports.set(key(position.moves), reply.report);
     const report = reply.report;
     if (isChess(position)) said += ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)`;
-    else said += ` (${report.score.text} for it)`;
+    // a proof search cut short knows no value yet ("unknown" bounds): said so, not as a score
+    else said += report.score.text === "unknown" ? " (its value not proven yet)" : ` (${report.score.text} for it)`;
   }
   page.notes.push([`${said}${reply.note ? `: ${reply.note}` : ""}.`]);
   page.lastAi = reply.move;
@@ -674,7 +675,7 @@ function showAnalysis(report) {
     add("depth", report.depth);
   }
   add("time", `${(report.seconds * 1000).toFixed(1)} ms`);
-  const kind = report.exact ? ", exact" : solver ? ", bounds" : ", heuristic";
+  const kind = report.exact ? ", exact" : solver || report.score.kind === "bounds" ? ", bounds" : ", heuristic";
   add("algorithm", report.algorithm + kind + (report.complete ? "" : ", stopped by its time limit"));
 }
 
