@@ -388,8 +388,26 @@ def test_the_game_is_picklable_and_shared() -> None:
     assert pickle.loads(pickle.dumps(state)) == state
 
 
+def test_5x5_is_solved_by_a_search_but_thinks_on_the_page() -> None:
+    """5 x 5 Hex is searched to its end by a search with no limit, but an opponent's move and
+    an analysis on the page think 1 s and 2 s (held inside the server's cap): a proof of an
+    early position takes minutes, which a person waiting for the AI's move would not sit
+    through."""
+    from unbeatable.search import policy
+
+    state = get_game("hex:5").initial()
+    assert state.thinking_time() is None and not policy.too_large(state)
+    assert policy.limits_for(state, Limits()) == Limits()
+    assert policy.limits_for(state, Limits(), purpose="move", cap=20) == Limits(time=1.0)
+    assert policy.limits_for(state, Limits(), purpose="analysis", cap=20) == Limits(time=2.0)
+    assert policy.limits_for(state, Limits(), purpose="analysis", cap=1) == Limits(time=0.5)
+    asked = Limits(depth=3)  # a limit of the user's own is kept
+    assert policy.limits_for(state, asked, purpose="move", cap=20) == asked
+    small = get_game("hex:4").initial()
+    assert policy.limits_for(small, Limits(), purpose="analysis", cap=20) == Limits()
+
+
 def test_a_large_board_thinks_for_its_own_time() -> None:
-    assert get_game("hex:5").initial().thinking_time() is None
     state = get_game("hex:7").initial()
     assert state.thinking_time("search") == 5.0 and state.thinking_time("move") == 1.0
     player = AIPlayer(Limits(time=0.2))

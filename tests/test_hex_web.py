@@ -54,6 +54,27 @@ def test_the_swap_is_offered_while_it_is_legal(client: TestClient) -> None:
     assert after["board"]["cells"][1][1] == "o"  # b2 mirrored onto itself, now o's
 
 
+def test_5x5_perfect_opponent_answers_after_its_second_and_says_how(client: TestClient) -> None:
+    """The page's perfect opponent on 5 x 5 Hex thinks 1 s a move (it tried a proof for the
+    whole 20 s cap): an early position is not proven in that time, and the answer says its move
+    comes from the evaluation; a late one is proven, and played as such. The page reads the
+    time and that the game is not too large to solve."""
+    position = client.get("/api/position", params={"game": "hex:5", "moves": "c3"}).json()
+    assert position["move_time"] == 1.0 and position["too_large"] is False
+    large = client.get("/api/position", params={"game": "hex:7"}).json()
+    assert large["move_time"] == 1.0 and large["too_large"] is True
+    early = client.get("/api/move", params={"game": "hex:5", "moves": "c3"}).json()
+    assert early["note"] == (
+        "perfect play did not finish within 1 s: this move comes from a search with the "
+        "game's evaluation"
+    )
+    assert early["report"]["complete"] is False and early["move"] in position["legal"]
+    late = client.get(
+        "/api/move", params={"game": "hex:5", "moves": "c3 b4 b3 c2 d2 d1 e1 a5 b5 e4"}
+    ).json()
+    assert "note" not in late and late["report"]["exact"] is True
+
+
 @pytest.mark.slow
 def test_a_hex_game_is_played_by_clicking_hexagons(tmp_path: Path) -> None:
     browser_tests = pytest.importorskip("tests.test_web_browser")

@@ -618,7 +618,10 @@ class State(ABC):
     def thinking_time(self, purpose: str = "search") -> float | None:
         """Seconds a search of this game thinks when given no limit, for ``purpose``
         (``search``, ``move`` or ``analysis``: see :data:`unbeatable.search.policy.PURPOSES`);
-        None for a game searched to its end. The one place a game's times are set."""
+        None for a game searched to its end. The one place a game's times are set. A game
+        too large to solve sets one for ``search`` (and so is never searched to its end); one
+        that solves, but too slowly for a person waiting on the page, may set one only for
+        ``move`` and ``analysis`` (5 x 5 Hex)."""
         if self.default_time is None:
             return None
         return self.thinking_times.get(purpose, self.default_time)

@@ -52,6 +52,15 @@ HEX_MIN, HEX_MAX = 2, 11
 #: here solves 6 x 6 Hex from the start in reasonable time).
 _THINKING_SIZE = 6
 
+#: From this size on, an opponent's move and an analysis in an interactive front end (the
+#: page) think for a while instead of solving: a search with no limit solves 5 x 5 Hex, but
+#: takes minutes over its early positions, which nobody waiting for a move sits through.
+_QUICK_SIZE = 5
+
+#: How long a board that does not solve quickly thinks, by purpose (see
+#: :meth:`~unbeatable.game.State.thinking_time`).
+THINKING_TIMES = {"search": 5.0, "move": 1.0, "analysis": 2.0}
+
 _LETTERS = "abcdefghijk"
 _TOKEN = re.compile(r"swap|[a-z][0-9]+|[^\s,]")
 
@@ -338,15 +347,16 @@ class HexState(State):
     def max_plies(self) -> int:
         return self.game.cells + (1 if self.game.swap else 0)
 
-    @property
-    def default_time(self) -> float | None:  # type: ignore[override]
-        """Boards of 6 x 6 and more think 5 s a search when given no limit (see
-        :meth:`~unbeatable.game.State.thinking_time`): no search here solves them."""
-        return 5.0 if self.game.size >= _THINKING_SIZE else None
-
-    @property
-    def thinking_times(self) -> dict[str, float]:  # type: ignore[override]
-        return {"move": 1.0, "analysis": 2.0}
+    def thinking_time(self, purpose: str = "search") -> float | None:
+        """Boards of 6 x 6 and more, which no search here solves, think when given no limit:
+        5 s a search, 1 s an opponent's move on the page, 2 s an analysis there. 5 x 5 is
+        searched to its end by a search (a proof takes minutes from the early positions), but
+        its opponent's move and analysis on the page think 1 s and 2 s (exact when that
+        proves the value, as it does once a few stones are down)."""
+        size = self.game.size
+        if size >= _THINKING_SIZE or (size >= _QUICK_SIZE and purpose != "search"):
+            return THINKING_TIMES.get(purpose, THINKING_TIMES["search"])
+        return None
 
     def outcome(self) -> Outcome | None:
         return self.outcome_

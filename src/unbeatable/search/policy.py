@@ -496,6 +496,9 @@ def limits_for(
     A game too large to solve (:func:`too_large`) is never searched to its end: with no limit
     at all it thinks for the time it declares for the purpose (chess: 5 s a search, 1 s an
     opponent's move, 2 s an analysis); under a cap, a depth or node limit gets a time limit too.
+    A game searched to its end that declares a time for a front end's ``move`` or
+    ``analysis`` all the same (5 x 5 Hex: it solves, but in minutes) thinks that long for it
+    when no limit is given (within any cap): exact where that proves the value.
     Under a cap any time limit is held :func:`within` it, and for a ``move`` (a player that
     must answer) no limit at all becomes a time limit within the cap: the search is exact where
     it can be in that time, and a game's own solver gets half of it before the game's
@@ -513,6 +516,9 @@ def limits_for(
         if seconds is not None and limit is not None:
             seconds = min(seconds, limit)
         return replace(limits, time=seconds)
+    own = state.thinking_time(purpose)
+    if own is not None and limits == Limits():  # searched to its end, but not on the page
+        return Limits(time=own if limit is None else min(own, limit))
     if limit is None:
         return limits
     if limits.time is not None and limits.time > limit:

@@ -33,6 +33,7 @@ from ..game import FIRST, Game, State, player_name
 from ..games import MNK, Connect4, Connect4State, Hex, HexState, MNKState, SubtractionState
 from ..games.mnk import MARKS, MNKPartyState
 from ..games.subtraction import Subtraction
+from ..search import policy
 from .inputs import Position, is_chess
 
 __all__ = ["describe_game", "describe_position", "describe_unavailable"]
@@ -52,8 +53,10 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         ],
         "board": _kind(game),
         "available": True,
-        # a game too large to solve: how long its opponent thinks a move (the library's time)
+        # a game too large to solve (or too slow to solve on the page: 5 x 5 Hex): how long
+        # its opponent thinks a move (the library's time), and whether a search solves it
         "move_time": game.initial().thinking_time("move"),
+        "too_large": policy.too_large(game.initial()),
         "players": game.initial().players,
         "chance": game.initial().has_chance,
     }
@@ -108,8 +111,10 @@ def describe_position(where: Position) -> dict[str, Any]:
         "legal": [state.move_text(m) for m in legal],
         "legal_labels": [state.move_label(m) for m in legal],
         "picture": game.picture(state),
-        # a game too large to solve (this size of it): how long the AI thinks a move
+        # a game too large to solve (this size of it), or too slow to solve on the page: how
+        # long the AI thinks a move, and whether a search solves it
         "move_time": state.thinking_time("move"),
+        "too_large": policy.too_large(state),
         "players": state.players,
         "movers": list(where.movers),
         "chance": _chance(state),

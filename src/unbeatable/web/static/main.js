@@ -208,7 +208,7 @@ function roleText(position) {
   const and = (names) => (names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join(" and "));
   const dice = position.chance ? " The dice: press Roll the dice, or click the roll your own dice show." : "";
   if (!ais.length) return `You play ${count === 2 ? "both sides" : "every side"}.${dice}`;
-  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : "perfect play") : page.opponent;
+  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? (position.too_large ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : `slow to solve: perfect where ${position.move_time} s a move proves it, else the strongest it finds`) : "perfect play") : page.opponent;
   const them = and(ais.map((side) => sideName(side, position)));
   if (!people.length) return `The AI plays every side (${opponent}).`;
   return `You play ${and(people.map((side) => sideLong(side, position)))}; the AI plays ${them} (${opponent}).${dice}`;
