@@ -8,7 +8,6 @@ import os
 import pickle
 import random
 from collections import deque
-from functools import cache
 
 import pytest
 
@@ -53,29 +52,67 @@ def joins(stones: frozenset[tuple[int, int]], n: int, player: int) -> bool:
     return False
 
 
-@cache
-def wins(n: int, xs: frozenset[tuple[int, int]], os: frozenset[tuple[int, int]]) -> bool:
-    """Whether the side to move wins (brute force, no draws in Hex)."""
-    mover = FIRST if len(xs) == len(os) else SECOND
-    free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in xs and (r, c) not in os]
-    for cell in free:
-        if mover == FIRST:
-            after = xs | {cell}
-            if joins(after, n, FIRST) or not wins(n, after, os):
-                return True
-        else:
-            after = os | {cell}
-            if joins(after, n, SECOND) or not wins(n, xs, after):
-                return True
-    return False
-
-
 def brute_winning_openings(n: int) -> set[str]:
+    """The first moves that win on an n x n board, by brute force: plain negamax over every
+    position (each once: a table keyed by the stones, a position and its half turn sharing an
+    entry), the cells tried from the centre out so that a win is found soon, a move that joins
+    at once first. The board is two bitmasks and the chain a flood over them, written here
+    apart from the library's."""
+    cells = n * n
+    around = []
+    for r in range(n):
+        for c in range(n):
+            mask = 0
+            for dr, dc in STEPS:
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    mask |= 1 << ((r + dr) * n + c + dc)
+            around.append(mask)
+    top = (1 << n) - 1
+    left = sum(1 << (r * n) for r in range(n))
+    edges = ((top, top << (n * (n - 1))), (left, left << (n - 1)))
+    middle = (n - 1) / 2
+    order = sorted(range(cells), key=lambda i: abs(i // n - middle) + abs(i % n - middle))
+
+    def joined(stones: int, player: int) -> bool:
+        start, end = edges[player]
+        reached = frontier = stones & start
+        while frontier:
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                grown |= around[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grown & stones & ~reached
+            reached |= frontier
+        return bool(reached & end)
+
+    def turned(mask: int) -> int:
+        out = 0
+        while mask:
+            low = mask & -mask
+            out |= 1 << (cells - low.bit_length())
+            mask ^= low
+        return out
+
+    table: dict[tuple[int, int], bool] = {}
+
+    def wins(xs: int, os: int) -> bool:
+        """Whether the side to move wins (no draws in Hex)."""
+        key = min((xs, os), (turned(xs), turned(os)))
+        if key in table:
+            return table[key]
+        mover = FIRST if xs.bit_count() == os.bit_count() else SECOND
+        own = xs if mover == FIRST else os
+        free = [i for i in order if not (xs | os) >> i & 1]
+        found = any(joined(own | 1 << i, mover) for i in free) or any(
+            not (wins(xs | 1 << i, os) if mover == FIRST else wins(xs, os | 1 << i))
+            for i in free
+        )
+        table[key] = found
+        return found
+
     return {
-        f"{'abcdefghijk'[c]}{r + 1}"
-        for r in range(n)
-        for c in range(n)
-        if not wins(n, frozenset({(r, c)}), frozenset())
+        f"{'abcdefghijk'[i % n]}{i // n + 1}" for i in range(cells) if not wins(1 << i, 0)
     }
 
 
@@ -172,7 +209,7 @@ def test_threats_are_the_cells_that_join_the_other_players_edges() -> None:
     assert hex_of("hex:2,swap").parse_position("b1").threats() is None  # the swap escapes
 
 
-@pytest.mark.parametrize("spec", ["hex:2", "hex:3", "hex:4,swap", "hex:6", "hex:11,swap"])
+@pytest.mark.parametrize("spec", ["hex:2", "hex:3", "hex:4,swap", "hex:6", "hex:7,swap"])
 def test_every_promise_of_the_protocol(spec: str) -> None:
     assert check_game(get_game(spec).initial(), games=15).positions > 0
 
@@ -195,15 +232,18 @@ def searched_winning_openings(n: int, algorithm: str | None = None) -> set[str]:
     return {state.move_text(m) for m, score in result.move_scores.items() if score.is_win}
 
 
-def test_3x3_winning_first_moves_equal_brute_force() -> None:
-    found = searched_winning_openings(3)
+@pytest.mark.parametrize("algorithm", [None, "pns"])
+def test_3x3_winning_first_moves_equal_brute_force(algorithm: str | None) -> None:
+    found = searched_winning_openings(3, algorithm)
     assert found == brute_winning_openings(3)
     assert found == {"c1", "a2", "b2", "c2", "a3"}
 
 
 @pytest.mark.slow
 def test_4x4_winning_first_moves_equal_brute_force() -> None:
-    found = searched_winning_openings(4)
+    """df-pn's analysis (alpha-beta's takes six times longer; the two agree on 2,000 positions
+    of 4x4 Hex in test_pns) against the brute force (336,487 positions)."""
+    found = searched_winning_openings(4, "pns")
     assert found == brute_winning_openings(4)
     assert found == {"d1", "c2", "b3", "a4"}  # the short diagonal
 

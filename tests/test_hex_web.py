@@ -1,12 +1,11 @@
-"""Hex on the page: the position's board as data (cells, the winner's chain, the swap) and, in
-a real browser, hexagons to click, every one of them a legal move, the AI answering."""
+"""Hex on the page: the position's board as data (cells, the winner's chain, the swap), and the
+AI's time on 5 x 5 (the games played by clicking hexagons in a real browser are in
+test_web_growth)."""
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -73,52 +72,3 @@ def test_5x5_perfect_opponent_answers_after_its_second_and_says_how(client: Test
         "/api/move", params={"game": "hex:5", "moves": "c3 b4 b3 c2 d2 d1 e1 a5 b5 e4"}
     ).json()
     assert "note" not in late and late["report"]["exact"] is True
-
-
-@pytest.mark.slow
-def test_a_hex_game_is_played_by_clicking_hexagons(tmp_path: Path) -> None:
-    browser_tests = pytest.importorskip("tests.test_web_browser")
-    from selenium.webdriver.common.by import By
-
-    from unbeatable.web.server import free_port, launch, stop
-
-    port = free_port()
-    process = launch(port, workers=2, cap=20)
-    try:
-        driver = _browser(browser_tests)
-        try:
-            driver.get(f"http://127.0.0.1:{port}/?game=hex:3&moves=&human=first")
-            for _ in range(5):
-                text = browser_tests.wait(
-                    driver,
-                    lambda d: browser_tests.status(d)
-                    if browser_tests.status(d).startswith(("Your move", "Game over"))
-                    else False,
-                )
-                if text.startswith("Game over"):
-                    break
-                cells = driver.find_elements(By.CSS_SELECTOR, "#board polygon")
-                assert len(cells) == 9
-                playable = driver.find_elements(By.CSS_SELECTOR, "#board [data-move]")
-                assert playable
-                before = driver.current_url
-                playable[0].click()
-                browser_tests.wait(driver, lambda d, url=before: d.current_url != url)
-            driver.save_screenshot(str(tmp_path / "hex.png"))
-            browser_tests.no_script_errors(driver)
-        finally:
-            driver.quit()
-    finally:
-        stop(process)
-
-
-def _browser(browser_tests: Any) -> Any:
-    webdriver = browser_tests.webdriver
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser_tests.CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=webdriver.ChromeService(browser_tests.DRIVER),
-                            options=options)

@@ -793,9 +793,10 @@ function showMoveList() {
 }
 
 // Fills in, one position at a time, the analyses the move list still lacks (games that are
-// quick to analyse; chess keeps the values the game's own searches gave).
+// quick to analyse; a game that thinks for its time a move, chess or Hex from 5 x 5, keeps the
+// values its own searches gave: a review would search every position of the game again).
 async function review(token) {
-  if (!page.position || isChess()) return;
+  if (!page.position || isChess() || page.position.move_time) return;
   for (let index = 0; index < page.position.moves.length; index++) {
     if (token !== page.token) return;
     const before = page.position.moves.slice(0, index);
