@@ -727,7 +727,8 @@ def test_chess_check_mate_stalemate_and_promotion(
     browser.get(f"{base_url}/?game=chess&moves=e2e4,f7f6,d1h5&human=both")
     wait(browser, lambda d: status(d).startswith("Black to move"))
     assert status(browser) == "Black to move (check)"
-    assert square(browser, "e8").find_elements(By.CSS_SELECTOR, ".in-check")
+    # one query from the page (the board may be drawn again meanwhile: no stale element)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#board [data-square="e8"] .in-check'))
     # the only legal reply, g7-g6: the king cannot move, and no other piece may
     square(browser, "e8").click()
     assert "has no legal move" in browser.find_element(By.ID, "chess-note").text
