@@ -165,18 +165,24 @@ def test_a_full_board_has_exactly_one_chain(n: int) -> None:
         assert joins(xs, n, FIRST) != joins(os, n, SECOND)
 
 
+def unfinished_positions(game: Hex, count: int, rng: random.Random) -> list[HexState]:
+    """Positions of random play (each a random number of moves in), the finished left out."""
+    found = []
+    for _ in range(count):
+        state = game.initial()
+        for _ in range(rng.randrange(game.cells)):
+            if state.outcome() is not None:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.outcome() is None:
+            found.append(state)
+    return found
+
+
 def test_the_winning_move_hook_finds_every_move_that_joins_at_once() -> None:
     rng = random.Random(3)
     for n in (3, 5, 6):
-        game = get_game(f"hex:{n}")
-        for _ in range(150):
-            state = game.initial()
-            for _ in range(rng.randrange(n * n)):
-                if state.outcome() is not None:
-                    break
-                state = state.play(rng.choice(state.legal_moves()))
-            if state.outcome() is not None:
-                continue
+        for state in unfinished_positions(hex_of(f"hex:{n}"), 150, rng):
             winning = [m for m in state.legal_moves() if state.play(m).outcome() is not None]
             found = state.winning_move()
             assert (found is None) == (not winning), str(state)
@@ -187,15 +193,7 @@ def test_the_winning_move_hook_finds_every_move_that_joins_at_once() -> None:
 def test_threats_are_the_cells_that_join_the_other_players_edges() -> None:
     rng = random.Random(4)
     for n in (3, 5, 7):
-        game = hex_of(f"hex:{n}")
-        for _ in range(60):
-            state = game.initial()
-            for _ in range(rng.randrange(n * n)):
-                if state.outcome() is not None:
-                    break
-                state = state.play(rng.choice(state.legal_moves()))
-            if state.outcome() is not None:
-                continue
+        for state in unfinished_positions(hex_of(f"hex:{n}"), 60, rng):
             xs, os = stones(state)
             other = 1 - state.to_move
             own = xs if other == FIRST else os
