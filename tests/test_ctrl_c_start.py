@@ -111,7 +111,7 @@ def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:
 
 
 def test_python_dash_m_names_the_module_it_runs() -> None:
-    from unbeatable._interrupt import module_run
+    from unbeatable import _module_run as module_run
 
     assert module_run(["python", "-m", "unbeatable.uci"]) == "unbeatable.uci"
     assert module_run(["python", "-X", "importtime", "-munbeatable.web", "--port", "0"]) == (
@@ -142,8 +142,8 @@ _EARLY = textwrap.dedent(
 @pytest.mark.parametrize(
     ("module", "expected"),
     [
-        ("unbeatable.games.connect4", "True unbeatable._interrupt"),
-        ("unbeatable", "True unbeatable._interrupt"),
+        ("unbeatable.games.connect4", "True unbeatable"),
+        ("unbeatable", "True unbeatable"),
         ("mpi4py.futures", "True _signal"),  # another program's -m: Python's own handler kept
     ],
 )

@@ -11,7 +11,7 @@ job of a shell script) keeps it ignored.
 
 import sys
 
-from ._interrupt import stop as _stop
+from . import _stop
 
 TYPE_CHECKING = False  # typing, like signal (enum), costs tens of milliseconds on a busy machine
 if TYPE_CHECKING:
