@@ -80,6 +80,17 @@ def test_the_solver_tells_narrowing_bounds_that_hold_the_exact_scores(threads: i
 
 
 @pytest.mark.slow
+def test_watching_the_search_does_not_change_it() -> None:
+    # one thread searches the same nodes whether or not it is watched (a fresh table each)
+    counts = []
+    for progress in (None, lambda _: None):
+        solver = Solver(width=6, height=5, book=False, threads=1)
+        result = solver.analyze(*solver.position("4"), progress=progress)
+        counts.append((result.lower, result.nodes))
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.slow
 def test_the_position_score_s_bounds_narrow_towards_the_published_score() -> None:
     # 7 x 4: a draw, about a second of one thread here
     solver = Solver(width=7, height=4, book=False, threads=1)
