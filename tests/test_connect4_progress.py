@@ -8,6 +8,7 @@ solve, and the published value of the empty board)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -25,6 +26,7 @@ import pytest
 from unbeatable import get_game
 from unbeatable.games.connect4.published import first_player_score
 from unbeatable.games.connect4.solver import Analysis, Solver
+from unbeatable.render import LiveLine
 from unbeatable.report import analyze, progress_text
 from unbeatable.search import Limits, Searcher, SearchResult, policy, solve_score
 from unbeatable.search.score import Score, value_from_solve_score
@@ -366,3 +368,33 @@ def test_the_web_answers_inside_its_cap_with_bounds_that_hold_the_exact_values()
                     low, high = _json_bounds(entry)
                     value = exact[int(entry["move"]) - 1]
                     assert value is not None and low <= value <= high, (entry, value)
+
+
+# --- the live line --------------------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_live_line_writes_over_itself_in_a_terminal_and_logs_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    terminal = _Terminal()
+    line = LiveLine(terminal, every=3600.0)
+    line.show("first")
+    line.show("second, too soon: not shown")
+    line.clear()
+    line.clear()  # nothing more
+    assert terminal.getvalue() == "\rfirst\033[K\r\033[K"
+    line = LiveLine(terminal := _Terminal(), every=0.0)
+    line.show("a text longer than the terminal is wide")
+    assert terminal.getvalue() == "\ra text longer th...\033[K"  # 19 columns: the last is free
+    log = io.StringIO()
+    line = LiveLine(log)
+    line.show("one")
+    line.show("two")
+    line.clear()
+    assert log.getvalue() == "one\ntwo\n"

@@ -159,12 +159,15 @@ class LiveLine:
         self.every = every
         self.shown = False
         self.last = 0.0
+        self.partial = False  # a line was cut short (Ctrl-C while it was written)
 
     def show(self, text: str) -> None:
         """Say ``text`` (in a terminal, unless the last text came less than ``every`` ago)."""
         try:
             if not self.terminal:
+                self.partial = True
                 self.stream.write(text + "\n")
+                self.partial = False
             else:
                 now = time.monotonic()
                 if self.shown and now - self.last < self.every:
@@ -179,11 +182,12 @@ class LiveLine:
             pass
 
     def clear(self) -> None:
-        """Remove the terminal's line (nothing elsewhere)."""
-        if self.shown:
-            self.shown = False
+        """Remove the terminal's line (elsewhere: end a line that Ctrl-C cut short)."""
+        end = "\r\033[K" if self.shown else "\n" if self.partial else ""
+        self.shown = self.partial = False
+        if end:
             with contextlib.suppress(OSError, ValueError):
-                self.stream.write("\r\033[K")
+                self.stream.write(end)
                 self.stream.flush()
 
 
