@@ -11,6 +11,10 @@ registers the pictures Jupyter shows (:mod:`.display`). So the command line's en
 (:mod:`.__main__`) runs, and hears Ctrl-C, before anything heavy is imported.
 """
 
+from ._interrupt import hear_early as _hear_early
+
+_hear_early()  # ``python -m unbeatable.X``: Ctrl-C ends it at once while the packages import
+
 TYPE_CHECKING = False  # importing typing would cost tens of milliseconds on a busy machine
 if TYPE_CHECKING:
     from typing import Any

@@ -19,7 +19,7 @@ from typing import Any
 from .game import Game, Move, State, player_name
 from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
 from .search.deepening import Searching
-from .search.result import Progress
+from .search.result import MoveStats, Progress
 from .search.score import heuristic_text
 
 __all__ = [
@@ -148,6 +148,8 @@ class MoveReport:
     best: bool
     #: the score as :func:`describe` prints it (with the depth of a heuristic value)
     label: str
+    #: an algorithm's own figures for the move (mcts: visits and mean; pns: proof numbers)
+    stats: MoveStats | None = None
     #: where the dice are to roll, how likely this outcome is
     probability: float | None = None
 
@@ -155,6 +157,11 @@ class MoveReport:
         data = {"move": self.move, **self.score.to_json(), "best": self.best}
         if self.probability is not None:
             data["probability"] = self.probability
+        if self.stats is not None:
+            for name in ("visits", "mean", "proof", "disproof"):
+                figure = getattr(self.stats, name)
+                if figure is not None:
+                    data[name] = figure
         return data
 
 
@@ -367,6 +374,7 @@ def build_report(
             score=ScoreReport.of(state, s, bounds.get(m), vectors.get(m)),
             best=m in best,
             label=labels[m],
+            stats=(result.move_stats or {}).get(m),
             probability=float(likely[m]) if m in likely else None,
         )
         for m, s in (result.move_scores or {}).items()

@@ -108,10 +108,17 @@ def show(
     else:
         out.write(f"{player_name(state.to_move)} player to move: {label}\n")
         rows = []
+        stats = result.move_stats or {}
+        figures = [name for name in ("visits", "mean", "proof", "disproof")
+                   if any(getattr(s, name) is not None for s in stats.values())]
         for move, text in labels.items():
             mark = "*" if move in result.best_moves else ""
-            rows.append([f"{mark}{shown(state, move)}", text])
-        render.print_table(out, ["move", "score"], rows, align="ll", color=color)
+            own = stats.get(move)
+            extra = [_figure(getattr(own, name) if own is not None else None) for name in figures]
+            rows.append([f"{mark}{shown(state, move)}", text, *extra])
+        render.print_table(
+            out, ["move", "score", *figures], rows, align="ll" + "r" * len(figures), color=color
+        )
         best = "best" if result.complete else "best so far"
         moves = [shown(state, m) for m in result.best_moves[:BEST_SHOWN]]
         more = len(result.best_moves) - len(moves)
@@ -130,8 +137,26 @@ def show(
         out.write(
             f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
             f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-            f"{'' if result.exact else ', heuristic'}{stopped(result, interrupted)}\n"
+            f"{_kind(result)}{stopped(result, interrupted)}\n"
         )
+
+
+def _kind(result: SearchResult) -> str:
+    """What a result's values are, when not exact: bounds (a proof search cut short knows
+    only what it proved), or heuristic values."""
+    if result.exact:
+        return ""
+    return ", bounds" if result.score_bounds is not None else ", heuristic"
+
+
+def _figure(value: float | None) -> str:
+    """An algorithm's figure for a move: a count, a mean to three places, or a proof number
+    too large to matter (an infinite one: the question is settled) as 'inf'."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "inf" if value >= 1 << 40 else str(value)
 
 
 def joined(moves: Sequence[str]) -> str:

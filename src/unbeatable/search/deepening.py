@@ -294,7 +294,7 @@ def check_recursion(state: State, algorithm: str, limits: Limits | None = None) 
     left = None if longest is None else longest - state.ply
     if limits is not None and limits.depth is not None:
         left = limits.depth if left is None else min(left, limits.depth)
-    if algorithm != "alphabeta-stack" and left is not None and left > sys.getrecursionlimit() - 100:
+    if policy.recurses(algorithm) and left is not None and left > sys.getrecursionlimit() - 100:
         raise ValueError(
             f"{algorithm!r} recurses once per ply and this game may last {left} "
             "more plies, beyond Python's recursion limit: use the algorithm alphabeta-stack (an "

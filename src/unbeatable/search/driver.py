@@ -87,7 +87,9 @@ class Searcher(Searching):
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
-        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+        if algorithm in policy.RUNNERS and (
+            algorithm not in policy.TREE_SEARCHES or state.outcome() is None
+        ):  # not an iteration of the alpha-beta engine (a finished game is answered below)
             yield from policy.run(
                 algorithm, state, limits, self.options, analyze, stop, observer, self.table
             )

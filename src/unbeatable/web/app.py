@@ -28,6 +28,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, loaded_games, registered
+from ..growth import GROWTH_ALGORITHMS
 from ..messages import cut
 from ..players import parse_player
 from ..search import policy
@@ -58,6 +59,10 @@ log = logging.getLogger("unbeatable.web")
 
 #: Seconds a client is told to wait after a 503.
 RETRY_AFTER = 2
+
+#: The most steps the tree view grows a Monte Carlo or proof-number search (simulations, or
+#: positions expanded).
+MAX_BUDGET = 1000
 
 #: At most this many seconds a client is told to wait while a game's kernels are loaded.
 RETRY_AFTER_WARMING = 5
@@ -248,15 +253,23 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        algorithm = algorithm_of(query, TREE_ALGORITHMS + GROWTH_ALGORITHMS) or "alphabeta"
+        budget = optional_int(query, "budget", 1, MAX_BUDGET) or 30
         state = where.state
         if state.has_chance or state.players > 2:
             kind = "chance" if state.has_chance else f"{state.players} players"
             raise BadInput(
-                f"{where.game.spec} is a game of {kind}: the tree view draws the alpha-beta "
-                "family's trees of two players without chance (analyze it instead)",
+                f"{where.game.spec} is a game of {kind}: the tree view draws the trees of two "
+                "players without chance (analyze it instead)",
                 "game",
                 where.game.spec,
+            )
+        if algorithm in GROWTH_ALGORITHMS and flag_of(query, "textbook") and not flag_of(
+            query, "quiz"
+        ):
+            raise BadInput(
+                f"textbook is alpha-beta's: {algorithm} has no textbook form here", "textbook",
+                query.get("textbook", ""),
             )
         hints = flag_of(query, "hints")
         textbook = flag_of(query, "textbook")
@@ -288,6 +301,7 @@ class Api:
             view=view,
             boards=boards,
             quiz=flag_of(query, "quiz"),
+            budget=budget,
         )
         return await self.search(job, timeout)
 
