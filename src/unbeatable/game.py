@@ -20,7 +20,7 @@ import math
 import random
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -219,7 +219,11 @@ class SolveRequest:
     reading) and ``max_nodes``: stop then, and answer with what is known. ``best_only``: only
     which moves are best is wanted (a player choosing, no analysis): a solver may then give
     each other move as bounds whose upper end is below the best value instead of its exact
-    value (a solver that ignores it answers as usual).
+    value (a solver that ignores it answers as usual). ``progress``: called, in the thread that
+    asked, with a :class:`SolveAnswer` of what the solver has proven so far (``complete``
+    False, ``bounds`` for the moves still open) each time it knows more while it works, each
+    answer's bounds inside the last one's; Ctrl-C raised in it stops the solver as Ctrl-C does
+    (a solver that cannot tell ignores it).
     """
 
     weak: bool = False
@@ -230,6 +234,7 @@ class SolveRequest:
     table_size: int | None = None
     deadline: float | None = None
     max_nodes: int | None = None
+    progress: Callable[[SolveAnswer], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from .. import render
 from ..game import Game, State, player_name
 from ..games import load_game
-from ..report import analyze, describe_result, line_text, shown
+from ..report import analyze, describe_result, line_text, progress_text, shown
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -28,6 +28,14 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
     common.add_game(p)
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
     p.add_argument("--json", action="store_true", help="print one JSON object (see README)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="say on stderr what the search has proven so far while it works (a game's own "
+        "solver's narrowing bounds): default a live line when stderr is a terminal, nothing "
+        "otherwise; --progress writes a line each time elsewhere too, --no-progress never",
+    )
     common.add_limits(p)
     common.add_search_options(p)
     common.add_parallel_options(p)
@@ -39,14 +47,24 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)
+    live = watch(args, streams)
+    told = None if live is None else (lambda known: live.show(progress_text(known, state)))
     parallel = common.parallel(args)
-    if parallel is not None:
-        with parallel:
-            analysis = analyze(game, state, parallel, common.limits(args), given=args.position)
-    else:
-        analysis = analyze(
-            game, state, common.searcher(args), common.limits(args), given=args.position
-        )
+    try:
+        if parallel is not None:
+            with parallel:
+                analysis = analyze(
+                    game, state, parallel, common.limits(args), given=args.position,
+                    progress=told,
+                )  # fmt: skip
+        else:
+            analysis = analyze(
+                game, state, common.searcher(args), common.limits(args), given=args.position,
+                progress=told,
+            )  # fmt: skip
+    finally:
+        if live is not None:
+            live.clear()
     result, interrupted, report = analysis.result, analysis.interrupted, analysis.report
     if result is None or report is None:
         streams.error(
@@ -61,6 +79,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     else:
         show(streams, game, state, result, interrupted)
     return common.INTERRUPTED if interrupted else common.OK
+
+
+def watch(args: argparse.Namespace, streams: Streams) -> render.LiveLine | None:
+    """Where the search's progress goes: a live line on stderr when it is a terminal (or
+    ``--progress``: a line each time), none with ``--no-progress`` or elsewhere."""
+    wanted = args.progress if args.progress is not None else render.is_tty(streams.err)
+    return render.LiveLine(streams.err) if wanted else None
 
 
 #: The best moves that the text lists (a wide game may have thousands of equal ones).

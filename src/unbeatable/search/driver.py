@@ -18,7 +18,7 @@ from .engine import Engine
 from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import complete_line, principal_variation
-from .result import SearchResult, build_result, rank_moves
+from .result import Progress, SearchResult, build_result, rank_moves
 from .score import INFINITY, WIN_MIN, Score, to_table
 from .stack import alphabeta_stack
 from .table import EXACT, RESOLVED, TranspositionTable
@@ -83,6 +83,7 @@ class Searcher(Searching):
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
@@ -117,7 +118,9 @@ class Searcher(Searching):
             and policy.uses_solver(self.options, state)
             and policy.solver_may_answer(limits)
         ):
-            result = policy.by_solver(state, self.options, limits, engine, start, analyze)
+            result = policy.by_solver(
+                state, self.options, limits, engine, start, analyze, progress
+            )
             if result is not None:
                 yield result
                 return

@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ..game import SolveRequest, State
+from ..game import SolveAnswer, SolveRequest, State
 from .engine import Evaluator, Orderer
 
 __all__ = [
@@ -290,6 +291,7 @@ class SearchOptions:
         deadline: float | None = None,
         max_nodes: int | None = None,
         best_only: bool = False,
+        progress: Callable[[SolveAnswer], None] | None = None,
     ) -> SolveRequest:
         """What to ask of a game's own solver under these options."""
         return SolveRequest(
@@ -301,4 +303,5 @@ class SearchOptions:
             table_size=self.table_size,
             deadline=deadline,
             max_nodes=max_nodes,
+            progress=progress,
         )

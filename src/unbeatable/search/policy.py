@@ -63,6 +63,7 @@ __all__ = [
     "solve",
     "solver_line",
     "solver_may_answer",
+    "solver_progress",
     "solver_result",
     "split_algorithm",
     "too_large",
@@ -155,11 +156,15 @@ def by_solver(
     counters: Any,
     start: float,
     analyze: bool,
+    progress: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult | None:
     """The result from the game's own solver's per-move scores (None if it declines, or when
     a player should let the evaluation choose). A time or node budget is the solver's to
     honour; cut short, it answers with the moves it has solved and bounds for the others, and
     the result is marked incomplete. Ctrl-C after it answered keeps its answer.
+
+    ``progress`` (an analysis): called, while the solver works, with a result of what it has
+    proven so far (:func:`solver_progress`) each time it knows more.
 
     A player (not ``analyze``) needs a move, which bounds that settle nothing do not give:
     under a budget, and where the game has an evaluation, the solver gets half of it, and
@@ -175,7 +180,12 @@ def by_solver(
     nodes = limits.nodes
     if nodes is not None and fallback:
         nodes = max(nodes // 2, 1)
-    request = options.solve_request(deadline=deadline, max_nodes=nodes, best_only=not analyze)
+    told = None
+    if progress is not None and analyze:
+        told = solver_progress(state, counters, start, options, progress)
+    request = options.solve_request(
+        deadline=deadline, max_nodes=nodes, best_only=not analyze, progress=told
+    )
     answer = state.solver_moves(request)
     if answer is None:
         return None
@@ -199,6 +209,27 @@ def by_solver(
     except KeyboardInterrupt:
         raise SearchInterrupted(result) from None
     return replace(result, pv=pv, depth=len(pv), elapsed=time.perf_counter() - start)
+
+
+def solver_progress(
+    state: State,
+    counters: Any,
+    start: float,
+    options: SearchOptions,
+    progress: Callable[[SearchResult], None],
+) -> Callable[[SolveAnswer], None]:
+    """What a game's own solver tells while it analyzes ``state`` (a
+    :attr:`SolveRequest.progress`), passed on to ``progress`` as a result like the answer's
+    (:func:`solver_result`): marked incomplete, every move's bounds or value, ``score_bounds``
+    the position's, ``nodes`` those counted so far, ``elapsed`` the time since ``start``. Each
+    result's bounds lie inside the last one's."""
+
+    def tell(answer: SolveAnswer) -> None:
+        found = solver_result(state, counters, start, answer, True, options)
+        if found is not None:
+            progress(replace(found, complete=False, nodes=counters.nodes + answer.nodes))
+
+    return tell
 
 
 def solver_result(
@@ -502,7 +533,10 @@ def limits_for(
     Under a cap any time limit is held :func:`within` it, and for a ``move`` (a player that
     must answer) no limit at all becomes a time limit within the cap: the search is exact where
     it can be in that time, and a game's own solver gets half of it before the game's
-    evaluation chooses (see :func:`by_solver`). Without a cap, other limits are kept as given.
+    evaluation chooses (see :func:`by_solver`). So does an ``analysis`` of a game with its own
+    solver (:attr:`State.has_solver`): the solver answers by then, exact where it finished, else
+    with the values it settled and the bounds it proved (:func:`solver_result`), rather than
+    running past the cap. Without a cap, other limits are kept as given.
     """
     if purpose not in PURPOSES:
         raise ValueError(f"unknown purpose {purpose!r}: choose one of {', '.join(PURPOSES)}")
@@ -523,7 +557,7 @@ def limits_for(
         return limits
     if limits.time is not None and limits.time > limit:
         return replace(limits, time=limit)
-    if purpose == "move" and limits == Limits():
+    if limits == Limits() and (purpose == "move" or (purpose == "analysis" and state.has_solver)):
         return Limits(time=limit)
     return limits
 

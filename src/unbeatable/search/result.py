@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -18,6 +18,7 @@ __all__ = [
     "Counters",
     "Line",
     "MoveStats",
+    "Progress",
     "SearchInterrupted",
     "SearchResult",
     "build_result",
@@ -132,6 +133,11 @@ class SearchResult:
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.elapsed if self.elapsed > 0 else math.inf
+
+
+#: ``progress(result)``: what a search has proven so far, told while it works (see
+#: :meth:`.deepening.Searching.iterate`).
+Progress = Callable[["SearchResult"], None]
 
 
 class SearchInterrupted(KeyboardInterrupt):

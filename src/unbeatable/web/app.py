@@ -206,13 +206,14 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         timeout = timeout_of(query, self.cap)
-        limits = policy.limits_for(
-            where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
-        )
+        asked = limits_of(query, self.cap)
+        limits = policy.limits_for(where.state, asked, purpose="analysis", cap=timeout)
         algorithm = algorithm_of(query)
         searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         key = (where.game.spec, where.text, limits.depth, algorithm)
-        cached = self.cache.get(key) if limits.time is None else None
+        # an answer is kept when no time limit was asked for (the policy's own time limit
+        # inside the cap leaves a complete answer exact)
+        cached = self.cache.get(key) if asked.time is None else None
         if cached is not None:
             self.cache.move_to_end(key)
             self.cache_hits += 1
@@ -229,7 +230,7 @@ class Api:
         found = await self.run(job, timeout)
         if isinstance(found, Response):
             return found
-        if limits.time is None and found.get("complete"):
+        if asked.time is None and found.get("complete"):
             self.cache[key] = found
             while len(self.cache) > CACHE_SIZE:
                 self.cache.popitem(last=False)

@@ -21,7 +21,7 @@ from ..events import Observer
 from ..numeric import deepen as numeric_deepen
 from ..options import Limits, SearchOptions, max_threads
 from ..pv import complete_line
-from ..result import UNLIMITED, SearchResult, build_result, rank_moves
+from ..result import UNLIMITED, Progress, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score
 from .node import Totals
 from .numeric import ParallelNumericRoot
@@ -145,6 +145,7 @@ class ParallelSearcher(Searching):
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         if observer is not None:
             raise ValueError(
@@ -168,7 +169,9 @@ class ParallelSearcher(Searching):
                 threads = min(self.workers, max_threads())
                 serial_options = SearchOptions.make(serial_options, threads=threads)
             serial = Searcher(options=serial_options)
-            yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
+            yield from serial.iterate(
+                state, limits, analyze=analyze, stop=stop, progress=progress
+            )
             return
         if algorithm in policy.RUNNERS:
             merge = policy.ROOT_PARALLEL.get(algorithm)

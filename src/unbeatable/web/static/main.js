@@ -658,7 +658,9 @@ function showAnalysis(report) {
     const side = sideName(report.to_move);
     // more than two players: every player's value after the mover's
     const values = report.score.values && report.score.values.length > 2 ? ` (${report.score.values.map((value, index) => `${sideName(ORDINALS[index])} ${Number(value.toPrecision(4))}`).join(", ")})` : "";
-    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}`;
+    // a game's own solver stopped at the server's cap: what it proved, said as such
+    const cut = !report.complete && report.algorithm === "solver" ? ` (not solved within ${report.seconds.toFixed(1)} s: the values and bounds proven so far)` : "";
+    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}${cut}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
