@@ -273,8 +273,9 @@ def test_benzene_lists_the_brute_force_openings_mirrored() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(
     not os.environ.get("UNBEATABLE_LONG_TESTS"),
-    reason="df-pn on all 25 openings of 5x5 Hex takes tens of minutes on 2 shared cores (the "
-    "centre 167 s, a corner 278 s at load 10): set UNBEATABLE_LONG_TESTS=1, or run "
+    reason="df-pn on all 25 openings of 5x5 Hex takes over an hour on 2 shared cores (its "
+    "benchmark with --half: 4,399 s at load 3-16, equal to the published list; see "
+    "benchmarks/results/beyond.md): set UNBEATABLE_LONG_TESTS=1, or run "
     "benchmarks/hex5_openings.py",
 )
 def test_5x5_winning_first_moves_equal_the_published_ones() -> None:
