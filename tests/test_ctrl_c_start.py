@@ -73,6 +73,8 @@ def _runs(count: int, rng: random.Random) -> None:
         [sys.executable, "-m", "unbeatable.uci"],
         [str(SCRIPT), "analyze", "mnk:4,4,4"],
         [sys.executable, "-m", "unbeatable", "analyze", "connect4", "4453"],
+        # Python imports unbeatable.games (every game) before this module's first line
+        [sys.executable, "-m", "unbeatable.games.connect4"],
     ]
     seen: dict[str, list[tuple[float, str]]] = {"quiet": [], "before our code": [], "loud": []}
     for index in range(count):
@@ -85,7 +87,7 @@ def _runs(count: int, rng: random.Random) -> None:
 
 
 def test_ctrl_c_in_the_first_half_second_is_one_line_and_130() -> None:
-    _runs(6, random.Random(24))
+    _runs(10, random.Random(24))
 
 
 @pytest.mark.slow
@@ -106,6 +108,59 @@ def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:
     notice = "building the chess engine once, about 9 s; later runs start at once\n"
     assert _classify(130, notice + "interrupted\n") == "quiet"
     assert _classify(130, notice + "interrupted\ninterrupted\n") == "loud"
+
+
+def test_python_dash_m_names_the_module_it_runs() -> None:
+    from unbeatable import _module_run as module_run
+
+    assert module_run(["python", "-m", "unbeatable.uci"]) == "unbeatable.uci"
+    assert module_run(["python", "-X", "importtime", "-munbeatable.web", "--port", "0"]) == (
+        "unbeatable.web"
+    )
+    assert module_run(["python", "-u", "-m", "mpi4py.futures", "-m", "unbeatable"]) == (
+        "mpi4py.futures"
+    )
+    assert module_run(["python", "script.py", "-m", "unbeatable"]) is None
+    assert module_run(["python", "-c", "pass"]) is None
+    assert module_run(["python", "-m"]) is None
+    assert module_run([]) is None
+
+
+_EARLY = textwrap.dedent(
+    """
+    import signal, sys
+    sys.argv[0] = "-m"  # as while Python looks for the module of python -m
+    sys.orig_argv = [sys.executable, "-m", sys.argv[1]]
+    before = signal.getsignal(signal.SIGINT)
+    import unbeatable
+    handler = signal.getsignal(signal.SIGINT)
+    print(before is signal.default_int_handler, getattr(handler, "__module__", handler))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("module", "expected"),
+    [
+        ("unbeatable.games.connect4", "True unbeatable"),
+        ("unbeatable", "True unbeatable"),
+        ("mpi4py.futures", "True _signal"),  # another program's -m: Python's own handler kept
+    ],
+)
+def test_python_dash_m_unbeatable_hears_ctrl_c_while_its_packages_import(
+    module: str, expected: str
+) -> None:
+    """``python -m unbeatable.games.connect4`` imports ``unbeatable``, then ``unbeatable.games``
+    (every game) before the module's first line hands over to ``guarded``: the package's first
+    lines make Ctrl-C end it at once in that window (the random-moment test above sends it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EARLY, module],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.stdout.strip() == expected, done.stderr
 
 
 _LOADED = textwrap.dedent(

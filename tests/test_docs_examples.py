@@ -23,7 +23,7 @@ def blocks(path: Path) -> list[str]:
 
 
 #: The examples of parallel searches start worker processes: seconds.
-SLOW = {"parallel.md"}
+SLOW = {"parallel.md", "beyond.md"}
 
 
 @pytest.mark.parametrize(

@@ -59,7 +59,8 @@ def test_every_game_passes_the_conformance_check(spec: str) -> None:
     own games), holds for ours: random games from the start, every promise of the protocol
     checked at every position."""
     game = get_game(spec)
-    games = 6 if spec in ("chess", "mnk:15,15,5") else 12  # the long games: 6 (chess: slow)
+    # the long games (chess: slow; 11 x 11 Hex: 121 positions a game): 6
+    games = 6 if spec in ("chess", "mnk:15,15,5", "hex") else 12
     # a seed per game that is the same in every process (hash() of a string is not)
     report = check_game(game, games=games, seed=zlib.crc32(spec.encode()) % 1000)
     assert report.games == games and report.positions > report.games

@@ -122,6 +122,10 @@ def test_a_short_game_against_stockfish_is_legal_to_the_end(
     assert STOCKFISH is not None
     with chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish:
         stockfish.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": 1350})
+        # isready before the clocks start, as a tournament manager asks: our engine loads its
+        # kernels until readyok (seconds on a busy machine), which no clock should count
+        engine.ping()
+        stockfish.ping()
         board = chess.Board()
         clock = {chess.WHITE: 3.0, chess.BLACK: 3.0}
         while not board.is_game_over(claim_draw=True) and board.ply() < 60:

@@ -9,30 +9,18 @@ would print a traceback from its shutdown). A process started with Ctrl-C ignore
 job of a shell script) keeps it ignored.
 """
 
-import os
 import sys
+
+from . import _stop
 
 TYPE_CHECKING = False  # typing, like signal (enum), costs tens of milliseconds on a busy machine
 if TYPE_CHECKING:
     import signal
-    from types import FrameType
     from typing import NoReturn
 else:
     import _signal as signal  # the C module: the signal module's names, without enum
 
 __all__ = ["run"]
-
-#: 128 + SIGINT, as :data:`.cli.common.INTERRUPTED`
-_INTERRUPTED = 130
-
-
-def _stop(signum: int = 2, frame: "FrameType | None" = None) -> "NoReturn":
-    """End the process at once, as Ctrl-C ends a command: one line and exit code 130."""
-    try:  # noqa: SIM105 (contextlib would be an import)
-        os.write(sys.stderr.fileno(), b"interrupted\n")
-    except (OSError, ValueError, AttributeError):
-        pass  # no stderr to say it on
-    os._exit(_INTERRUPTED)
 
 
 def run() -> "NoReturn":
@@ -46,7 +34,8 @@ def guarded(module: str) -> "NoReturn":
     one: with Ctrl-C ending the process at once (one line, exit code 130) while the module is
     imported and after ``main`` has returned, and raising KeyboardInterrupt in between
     (``main``'s to handle; one that escapes it ends the process the same way)."""
-    heard = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Python's handler, or ours from the package's ``__init__`` (``python -m unbeatable.X``)
+    heard = signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _stop)
     if heard:
         signal.signal(signal.SIGINT, _stop)
     import importlib  # the heavy imports: Ctrl-C here ends the process at once

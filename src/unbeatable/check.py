@@ -359,7 +359,8 @@ def _check_moves(state: State, outcome: Outcome | Payoff | None) -> list[Move]:
 
 def _check_hints(state: State, moves: list[Move], to_move: int) -> None:
     """What the search asks of an unfinished position besides its moves: a numeric evaluation,
-    an ordering of the legal moves, a winning move that is legal and wins."""
+    an ordering of the legal moves, a winning move that is legal and wins, and two threats of
+    the opponent's that every move leaves it a win."""
     value = _call("evaluate", state, state.evaluate)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise _fail("evaluate", state, f"evaluate() must return a number, not {value!r}")
@@ -373,6 +374,18 @@ def _check_hints(state: State, moves: list[Move], to_move: int) -> None:
         end = _call("winning_move", state, lambda: state.play(win), win).outcome()
         if end is None or end.winner != to_move:
             raise _fail("winning_move", state, "the winning move does not win at once", win)
+    threats = _call("threats", state, state.threats)
+    if threats is not None and len(threats) >= 2 and win is None:
+        # the promise: the side to move loses at the opponent's next move, whatever it plays
+        for move in moves:
+            child = state.play(move)
+            if child.outcome() is not None or child.to_move == to_move:
+                raise _fail("threats", state, "two threats, but this move escapes them", move)
+            reply = child.winning_move()
+            wins = [m for m in child.legal_moves() if child.play(m).outcome() is not None
+                    and child.play(m).outcome().winner == child.to_move]  # type: ignore[union-attr]
+            if reply is None and not wins:
+                raise _fail("threats", state, "two threats, but this move escapes them", move)
 
 
 def _check_null_move(state: State, game: Game | None, to_move: int) -> None:

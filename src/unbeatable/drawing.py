@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from . import display
 from .game import FIRST, State
 from .games import Connect4, Connect4State, MNKState, SubtractionState
+from .growth import Growth
 from .search import SearchResult
 from .search import events as ev
 from .timeline import TaskBar, Timeline
@@ -48,6 +49,7 @@ __all__ = [
     "Svg",
     "board_cells",
     "board_svg",
+    "growth_svg",
     "hue",
     "node_states",
     "result_html",
@@ -659,6 +661,99 @@ def _tooltip(tree: SearchTree, node: TreeNode, view: str, moves: tuple[str, ...]
 
 
 # --- helpers for the other pictures -------------------------------------------------------------
+
+
+#: How a settled node of a grown tree is marked (:mod:`unbeatable.growth`): MCTS-Solver's
+#: classes for the player who made the move, df-pn's answers to the root's question.
+GROWTH_MARKS = {"won": "W", "lost": "L", "drawn": "D", "proved": "✓", "disproved": "✗"}
+GROWTH_COLOURS = {
+    "won": "#1e8449", "lost": "#7b8794", "drawn": "#b9770e", "proved": "#1e8449",
+    "disproved": "#7b8794",
+}
+_GROWTH_SLOT = 46.0
+_GROWTH_LEVEL = 84.0
+
+
+def growth_svg(growth: Growth, *, title: str | None = None) -> Svg:
+    """A grown tree (:func:`unbeatable.growth.grow_tree`) as it stands at the end: ▲ the first
+    player to move, ▼ the second; each edge its move; under each node its label (MCTS: reward
+    won by the player who moved there / visits, the root its visits; df-pn: proof/disproof for
+    the root's question) and a mark for the settled ones (W, L, D for the mover; ✓ proved,
+    ✗ disproved). Nodes are ``<g class="tn ..." data-node="ID">`` with a ``tv`` label and a
+    ``tm`` mark, edges ``<g class="te" data-node="CHILD ID">``: the page replays the steps by
+    changing those."""
+    nodes = growth.nodes
+    places: dict[int, tuple[float, float]] = {}
+    slot = 0
+
+    def place(ident: int, depth: int) -> None:
+        nonlocal slot
+        node = nodes[ident]
+        for child in node.children:
+            place(child, depth + 1)
+        if node.children:
+            x = (places[node.children[0]][0] + places[node.children[-1]][0]) / 2
+        else:
+            x = _MARGIN + _GROWTH_SLOT / 2 + slot * _GROWTH_SLOT
+            slot += 1
+        places[ident] = (x, depth * _GROWTH_LEVEL)
+
+    place(0, 0)
+    lines = [title] if title else []
+    top = 14.0 + len(lines) * 16 + 8
+    width = max(_MARGIN * 2 + slot * _GROWTH_SLOT, 40 + max((len(t) for t in lines), default=0)
+                * 6.2)
+    height = top + max(y for _, y in places.values()) + _SHAPE + 40
+    head = [
+        f'<text x="{_num(_MARGIN)}" y="{_num(18 + i * 16)}" font-size="12" font-weight="600" '
+        f'fill="{INK}">{_esc(line)}</text>'
+        for i, line in enumerate(lines)
+    ]
+    edges: list[str] = []
+    drawn: list[str] = []
+    for node in nodes:
+        x, y = places[node.id]
+        y += top
+        if node.parent is not None:
+            px, py = places[node.parent]
+            py += top + _SHAPE + 18
+            edges.append(
+                f'<g class="te" data-node="{node.id}"><path d="M{_num(px)},{_num(py)}'
+                f'L{_num(x)},{_num(y - 15)}" stroke="{LINE}" stroke-width="1.4" fill="none"/>'
+                f'<text x="{_num(x)}" y="{_num(y - 4)}" fill="{INK}">'
+                f'{_esc(node.move or "")}</text></g>'
+            )
+        colour = MAX_COLOUR if node.first else MIN_COLOUR
+        h, w = _SHAPE, _SHAPE * 1.25
+        if node.first:
+            d = f"M0,0L{_num(w / 2)},{_num(h)}H{_num(-w / 2)}Z"
+        else:
+            d = f"M{_num(-w / 2)},0H{_num(w / 2)}L0,{_num(h)}Z"
+        mark_colour = GROWTH_COLOURS.get(node.mark, INK)
+        classes = " ".join(
+            ["tn", "max" if node.first else "min", *([f"m-{node.mark}"] if node.mark else [])]
+        )
+        drawn.append(
+            f'<g class="{classes}" data-node="{node.id}" transform="translate({_num(x)},'
+            f'{_num(y)})"><path class="shape" d="{d}" fill="{colour}" stroke="{colour}" '
+            f'stroke-width="1.5"/>'
+            f'<text class="tm" x="{_num(w / 2 + 3)}" y="{_num(h - 2)}" font-size="11" '
+            f'font-weight="700" text-anchor="start" fill="{mark_colour}">'
+            f"{_esc(GROWTH_MARKS.get(node.mark, ''))}</text>"
+            f'<text class="tv" y="{_num(h + 13)}" font-size="11" font-weight="600" '
+            f'fill="{mark_colour}">{_esc(node.label)}</text></g>'
+        )
+    return Svg(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="search-tree growth whole" '
+        f'width="{_num(width)}" height="{_num(height)}" viewBox="0 0 {_num(width)} '
+        f'{_num(height)}" font-family="{FONT}" data-nodes="{len(nodes)}">'
+        + "".join(head)
+        + '<g class="edges" font-size="10" text-anchor="middle">'
+        + "".join(edges)
+        + f'</g><g class="nodes" text-anchor="middle" fill="{INK}">'
+        + "".join(drawn)
+        + "</g></svg>"
+    )
 
 
 def hue(index: int) -> str:

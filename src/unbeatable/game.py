@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import enum
 import math
+import random
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -218,7 +219,11 @@ class SolveRequest:
     reading) and ``max_nodes``: stop then, and answer with what is known. ``best_only``: only
     which moves are best is wanted (a player choosing, no analysis): a solver may then give
     each other move as bounds whose upper end is below the best value instead of its exact
-    value (a solver that ignores it answers as usual).
+    value (a solver that ignores it answers as usual). ``progress``: called, in the thread that
+    asked, with a :class:`SolveAnswer` of what the solver has proven so far (``complete``
+    False, ``bounds`` for the moves still open) each time it knows more while it works, each
+    answer's bounds inside the last one's; Ctrl-C raised in it stops the solver as Ctrl-C does
+    (a solver that cannot tell ignores it).
     """
 
     weak: bool = False
@@ -229,6 +234,7 @@ class SolveRequest:
     table_size: int | None = None
     deadline: float | None = None
     max_nodes: int | None = None
+    progress: Callable[[SolveAnswer], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -376,6 +382,10 @@ class State(ABC):
     #: :class:`Outcome`: its exact values are numbers (shown as such), not wins and losses.
     numeric_outcomes: ClassVar[bool] = False
 
+    #: False when no game can end in a draw (Hex): a proof that the side to move does not
+    #: win is then a proof that it loses (proof-number search needs one search, not two).
+    has_draws: ClassVar[bool] = True
+
     #: True when the game has chance nodes (:attr:`is_chance`): it is searched by
     #: expectiminimax or *-minimax, never by alpha-beta (which would take chance for a player).
     has_chance: ClassVar[bool] = False
@@ -499,11 +509,36 @@ class State(ABC):
         False."""
         return False
 
+    def random_outcome(self, rng: random.Random) -> Outcome | Payoff:
+        """How the game ends when both players play uniformly random legal moves from here,
+        drawn from ``rng`` (a Monte Carlo playout); the outcome itself when the game is over.
+        A game may override it with a faster way to the same distribution of results (Hex
+        fills the board at once)."""
+        state: State = self
+        outcome = state.outcome()
+        while outcome is None:
+            state = state.play(rng.choice(state.legal_moves()))
+            outcome = state.outcome()
+        return outcome
+
     def winning_move(self) -> Move | None:
         """A legal move that ends the game at once in the mover's favour, or None.
 
         Returning None is always allowed (the default); a game that can tell cheaply lets the
         search stop one ply earlier.
+        """
+        return None
+
+    def threats(self) -> Sequence[Move] | None:
+        """The opponent's threats: the moves that would end the game at once in the favour of
+        the player *not* to move, were it that player's turn; None (the default) when the game
+        cannot tell cheaply.
+
+        A game that answers promises what a search then concludes: with two or more threats
+        and no winning move of its own, the side to move loses at the opponent's next move
+        (its one move cannot take away two threats, and the opponent moves next). Proof-number
+        search prunes with it. m,n,k games and Hex answer; a game where that conclusion does not
+        hold (a move that fills several cells, an extra turn) must not.
         """
         return None
 
@@ -588,7 +623,10 @@ class State(ABC):
     def thinking_time(self, purpose: str = "search") -> float | None:
         """Seconds a search of this game thinks when given no limit, for ``purpose``
         (``search``, ``move`` or ``analysis``: see :data:`unbeatable.search.policy.PURPOSES`);
-        None for a game searched to its end. The one place a game's times are set."""
+        None for a game searched to its end. The one place a game's times are set. A game
+        too large to solve sets one for ``search`` (and so is never searched to its end); one
+        that solves, but too slowly for a person waiting on the page, may set one only for
+        ``move`` and ``analysis`` (5 x 5 Hex)."""
         if self.default_time is None:
             return None
         return self.thinking_times.get(purpose, self.default_time)

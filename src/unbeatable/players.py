@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from .game import Move, Outcome, Payoff, State
 from .messages import cut
 from .search import ALGORITHMS, Limits, Searcher, SearchResult
+from .search.options import PLAYOUTS
 
 __all__ = [
     "AIPlayer",
@@ -29,8 +30,9 @@ __all__ = [
 EVALUATIONS = ("game", "zero")
 
 PLAYER_SPECS = (
-    "random | perfect | depth:N | time:SECONDS | nodes:N, optionally followed by "
-    f",algorithm=NAME ({'|'.join(ALGORITHMS)}) and ,eval=game|zero"
+    "random | perfect | depth:N | time:SECONDS | nodes:N | mcts:SECONDS, optionally followed "
+    f"by ,algorithm=NAME ({'|'.join(ALGORITHMS)}), ,eval=game|zero and (mcts) "
+    f",playout={'|'.join(PLAYOUTS)}"
 )
 
 
@@ -130,7 +132,7 @@ def parse_player(spec: str, rng: random.Random) -> Player:
         player: Player = RandomPlayer(rng)
         player.name = text
         return player
-    algorithm, evaluate = _options(options, bad)
+    algorithm, evaluate, playout = _options(options, bad)
     try:
         if kind == "perfect":
             if colon:
@@ -142,13 +144,17 @@ def parse_player(spec: str, rng: random.Random) -> Player:
             limits = Limits(nodes=_whole(arg))
         elif kind == "time":
             limits = Limits(time=_seconds(arg))
+        elif kind == "mcts":  # Monte Carlo tree search for SECONDS a move
+            if algorithm not in (None, "mcts"):
+                raise bad(f"mcts plays Monte Carlo tree search, not {algorithm}")
+            limits, algorithm = Limits(time=_seconds(arg)), "mcts"
         else:
             raise bad(f"unknown kind {kind!r}")
     except ValueError as err:
         if isinstance(err, PlayerSpecError):
             raise
         raise bad(f"{cut(arg)!r} is not a valid {kind} limit") from None
-    searcher = Searcher(algorithm, evaluate=evaluate, rng=rng)
+    searcher = Searcher(algorithm, evaluate=evaluate, rng=rng, playout=playout)
     return AIPlayer(limits, searcher, name=text)
 
 
@@ -174,10 +180,12 @@ def _seconds(text: str) -> float:
 
 def _options(
     options: list[str], bad: Callable[[str], PlayerSpecError]
-) -> tuple[str | None, Callable[[State], float] | None]:
-    """The algorithm and evaluation that a player spec's KEY=VALUE options ask for."""
+) -> tuple[str | None, Callable[[State], float] | None, str]:
+    """The algorithm, evaluation and Monte Carlo playout that a player spec's KEY=VALUE
+    options ask for."""
     algorithm: str | None = None
     evaluate: Callable[[State], float] | None = None
+    playout = "random"
     for option in options:
         key, eq, value = option.partition("=")
         key, value = key.strip().lower(), value.strip()
@@ -191,9 +199,13 @@ def _options(
             if value not in EVALUATIONS:
                 raise bad(f"unknown evaluation {value!r}")
             evaluate = _zero if value == "zero" else None
+        elif key == "playout":
+            if value not in PLAYOUTS:
+                raise bad(f"unknown playout {value!r}")
+            playout = value
         else:
             raise bad(f"unknown option {key!r}")
-    return algorithm, evaluate
+    return algorithm, evaluate, playout
 
 
 @dataclass

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+import shutil
+import time
 from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
@@ -20,6 +22,7 @@ from rich.text import Text
 from .tree import HORIZON, PRUNED, SHORTCUT, TERMINAL, SearchTree, TreeNode, format_value
 
 __all__ = [
+    "LiveLine",
     "is_tty",
     "plain_table",
     "print_board",
@@ -143,6 +146,49 @@ def progress(stream: IO[str], total: int, description: str) -> Iterator[_NoProgr
         transient=True,
     ) as bar:
         yield _RichProgress(bar, bar.add_task(description, total=total))
+
+
+class LiveLine:
+    """Progress on ``stream``: in a terminal one line written over and over (at most every
+    ``every`` seconds, cut to the terminal's width) that :meth:`clear` removes; elsewhere each
+    text on a line of its own, as it comes (a log)."""
+
+    def __init__(self, stream: IO[str], every: float = 0.2) -> None:
+        self.stream = stream
+        self.terminal = is_tty(stream)
+        self.every = every
+        self.shown = False
+        self.last = 0.0
+        self.partial = False  # a line was cut short (Ctrl-C while it was written)
+
+    def show(self, text: str) -> None:
+        """Say ``text`` (in a terminal, unless the last text came less than ``every`` ago)."""
+        try:
+            if not self.terminal:
+                self.partial = True
+                self.stream.write(text + "\n")
+                self.partial = False
+            else:
+                now = time.monotonic()
+                if self.shown and now - self.last < self.every:
+                    return
+                self.last = now
+                width = shutil.get_terminal_size().columns - 1
+                cut = text if len(text) <= width else text[: max(width - 3, 0)] + "..."
+                self.stream.write("\r" + cut + "\033[K")
+                self.shown = True
+            self.stream.flush()
+        except (OSError, ValueError):  # stderr closed or its reader gone: progress is dropped
+            pass
+
+    def clear(self) -> None:
+        """Remove the terminal's line (elsewhere: end a line that Ctrl-C cut short)."""
+        end = "\r\033[K" if self.shown else "\n" if self.partial else ""
+        self.shown = self.partial = False
+        if end:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write(end)
+                self.stream.flush()
 
 
 def print_search_tree(stream: IO[str], tree: SearchTree, title: str) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from .game import Game, Move, State, player_name
 from .search import Limits, Score, SearchInterrupted, SearchResult, solve_score
 from .search.deepening import Searching
+from .search.result import MoveStats, Progress
 from .search.score import heuristic_text
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "describe",
     "describe_result",
     "line_text",
+    "progress_text",
     "shown",
     "unknown",
     "values_text",
@@ -146,6 +148,8 @@ class MoveReport:
     best: bool
     #: the score as :func:`describe` prints it (with the depth of a heuristic value)
     label: str
+    #: an algorithm's own figures for the move (mcts: visits and mean; pns: proof numbers)
+    stats: MoveStats | None = None
     #: where the dice are to roll, how likely this outcome is
     probability: float | None = None
 
@@ -153,6 +157,11 @@ class MoveReport:
         data = {"move": self.move, **self.score.to_json(), "best": self.best}
         if self.probability is not None:
             data["probability"] = self.probability
+        if self.stats is not None:
+            for name in ("visits", "mean", "proof", "disproof"):
+                figure = getattr(self.stats, name)
+                if figure is not None:
+                    data[name] = figure
         return data
 
 
@@ -285,6 +294,42 @@ def describe_result(
     return label, moves
 
 
+def progress_text(result: SearchResult, state: State | None = None) -> str:
+    """One line of what a search has proven so far (a result that a search's ``progress``
+    told, :meth:`~.search.deepening.Searching.iterate`): the time spent, the position's score
+    or its bounds, then every legal move's, short, in the solve convention where the game has
+    one (``score [0..+15]; moves 1 ?, 2 [-8..+7], 4 [0]``: ``?`` for a move not looked at yet,
+    whose bounds are the widest), else in words. ``state``: the searched position (else the
+    result's own)."""
+    state = state if state is not None else result.state
+    label = _short(result.score, result.score_bounds, state)
+    bounds = result.move_bounds or {}
+    scores = result.move_scores or {}
+    order = list(state.legal_moves()) if state is not None else list(scores)
+    moves = []
+    for move in (m for m in order if m in scores):
+        name = state.move_text(move) if state is not None else str(move)
+        moves.append(f"{name} {_short(scores[move], bounds.get(move), state)}")
+    tail = f"; moves {', '.join(moves)}" if moves else ""
+    return f"{result.elapsed:.1f} s: score {label}{tail}"
+
+
+def _short(score: Score, bounds: tuple[Score, Score] | None, state: State | None) -> str:
+    """A move's score or bounds in a progress line (see :func:`progress_text`)."""
+    if bounds is not None and unknown(*bounds):
+        return "?"
+    lower, upper = bounds if bounds is not None else (score, score)
+    if state is None or state.max_plies is None or lower.numeric or not lower.exact:
+        return describe(score, state, bounds=bounds)
+    low, high = (_signed(solve_score(state, end)) for end in (lower, upper))
+    return f"[{low}]" if low == high else f"[{low}..{high}]"
+
+
+def _signed(number: int) -> str:
+    """A solve-convention score as the command line writes it: ``+3``, ``-2``, ``0``."""
+    return f"{number:+d}" if number else "0"
+
+
 def values_text(values: Iterable[float]) -> str:
     """The value to every player, as people read it: ``first 1, second -1, third -1``."""
     return ", ".join(f"{player_name(p)} {v:.4g}" for p, v in enumerate(values))
@@ -329,6 +374,7 @@ def build_report(
             score=ScoreReport.of(state, s, bounds.get(m), vectors.get(m)),
             best=m in best,
             label=labels[m],
+            stats=(result.move_stats or {}).get(m),
             probability=float(likely[m]) if m in likely else None,
         )
         for m, s in (result.move_scores or {}).items()
@@ -371,15 +417,25 @@ class Analysis:
 
 
 def analyze(
-    game: Game, state: State, searcher: Searching, limits: Limits | None = None, *, given: str = ""
+    game: Game,
+    state: State,
+    searcher: Searching,
+    limits: Limits | None = None,
+    *,
+    given: str = "",
+    progress: Progress | None = None,
 ) -> Analysis:
     """Every legal move's score, the library's one way (the command line's ``analyze``, the
     web page and any other front end call this, so that they show the same numbers): one
     search of ``state`` by ``searcher`` within ``limits`` (none: exact, straight to the end of
-    the game, or the game's own solver); Ctrl-C keeps the best result known."""
+    the game, or the game's own solver); Ctrl-C keeps the best result known. ``progress``:
+    told what the search has proven so far while it works (a game's own solver's narrowing
+    bounds: see :meth:`~.search.deepening.Searching.iterate`; :func:`progress_text` words
+    it)."""
     result: SearchResult | None
     try:
-        result, interrupted = searcher.search(state, limits, analyze=True), False
+        found = searcher.search(state, limits, analyze=True, progress=progress)
+        result, interrupted = found, False
     except SearchInterrupted as stop:
         result, interrupted = stop.result, True
     report = None

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from .. import render
 from ..game import Game, State, player_name
 from ..games import load_game
-from ..report import analyze, describe_result, line_text, shown
+from ..report import analyze, describe_result, line_text, progress_text, shown
 from ..search import SearchResult
 from . import common
 from .common import Streams
@@ -28,6 +28,14 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
     common.add_game(p)
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
     p.add_argument("--json", action="store_true", help="print one JSON object (see README)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="say on stderr what the search has proven so far while it works (a game's own "
+        "solver's narrowing bounds): default a live line when stderr is a terminal, nothing "
+        "otherwise; --progress writes a line each time elsewhere too, --no-progress never",
+    )
     common.add_limits(p)
     common.add_search_options(p)
     common.add_parallel_options(p)
@@ -39,14 +47,24 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)
+    live = watch(args, streams)
+    told = None if live is None else (lambda known: live.show(progress_text(known, state)))
     parallel = common.parallel(args)
-    if parallel is not None:
-        with parallel:
-            analysis = analyze(game, state, parallel, common.limits(args), given=args.position)
-    else:
-        analysis = analyze(
-            game, state, common.searcher(args), common.limits(args), given=args.position
-        )
+    try:
+        if parallel is not None:
+            with parallel:
+                analysis = analyze(
+                    game, state, parallel, common.limits(args), given=args.position,
+                    progress=told,
+                )  # fmt: skip
+        else:
+            analysis = analyze(
+                game, state, common.searcher(args), common.limits(args), given=args.position,
+                progress=told,
+            )  # fmt: skip
+    finally:
+        if live is not None:
+            live.clear()
     result, interrupted, report = analysis.result, analysis.interrupted, analysis.report
     if result is None or report is None:
         streams.error(
@@ -61,6 +79,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     else:
         show(streams, game, state, result, interrupted)
     return common.INTERRUPTED if interrupted else common.OK
+
+
+def watch(args: argparse.Namespace, streams: Streams) -> render.LiveLine | None:
+    """Where the search's progress goes: a live line on stderr when it is a terminal (or
+    ``--progress``: a line each time), none with ``--no-progress`` or elsewhere."""
+    wanted = args.progress if args.progress is not None else render.is_tty(streams.err)
+    return render.LiveLine(streams.err) if wanted else None
 
 
 #: The best moves that the text lists (a wide game may have thousands of equal ones).
@@ -83,10 +108,17 @@ def show(
     else:
         out.write(f"{player_name(state.to_move)} player to move: {label}\n")
         rows = []
+        stats = result.move_stats or {}
+        figures = [name for name in ("visits", "mean", "proof", "disproof")
+                   if any(getattr(s, name) is not None for s in stats.values())]
         for move, text in labels.items():
             mark = "*" if move in result.best_moves else ""
-            rows.append([f"{mark}{shown(state, move)}", text])
-        render.print_table(out, ["move", "score"], rows, align="ll", color=color)
+            own = stats.get(move)
+            extra = [_figure(getattr(own, name) if own is not None else None) for name in figures]
+            rows.append([f"{mark}{shown(state, move)}", text, *extra])
+        render.print_table(
+            out, ["move", "score", *figures], rows, align="ll" + "r" * len(figures), color=color
+        )
         best = "best" if result.complete else "best so far"
         moves = [shown(state, m) for m in result.best_moves[:BEST_SHOWN]]
         more = len(result.best_moves) - len(moves)
@@ -105,8 +137,26 @@ def show(
         out.write(
             f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
             f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-            f"{'' if result.exact else ', heuristic'}{stopped(result, interrupted)}\n"
+            f"{_kind(result)}{stopped(result, interrupted)}\n"
         )
+
+
+def _kind(result: SearchResult) -> str:
+    """What a result's values are, when not exact: bounds (a proof search cut short knows
+    only what it proved), or heuristic values."""
+    if result.exact:
+        return ""
+    return ", bounds" if result.score_bounds is not None else ", heuristic"
+
+
+def _figure(value: float | None) -> str:
+    """An algorithm's figure for a move: a count, a mean to three places, or a proof number
+    too large to matter (an infinite one: the question is settled) as 'inf'."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "inf" if value >= 1 << 40 else str(value)
 
 
 def joined(moves: Sequence[str]) -> str:

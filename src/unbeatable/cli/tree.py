@@ -8,7 +8,10 @@ import tempfile
 from pathlib import Path
 
 from .. import render as screen
+from ..drawing import growth_svg
+from ..game import Game, State
 from ..games import load_game
+from ..growth import GROWTH_ALGORITHMS, Growth, grow_tree, growth_json
 from ..messages import cut
 from ..report import line_text
 from ..steps import VIEWS, explain, step_json
@@ -56,24 +59,36 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
             "principal variation is red. DOT goes to stdout or -o FILE; SVG and PNG need "
             "Graphviz's dot program. A --format that contradicts FILE's suffix (--format png "
             "-o t.svg) is refused. --steps prints the search step by step as JSON lines "
-            "instead, the steps the web page shows."
+            "instead, the steps the web page shows. --algorithm mcts or pns grows a Monte "
+            "Carlo or proof-number search's tree for --budget simulations or expansions "
+            "instead (each node's visits and rewards, or proof and disproof numbers), as text, "
+            "SVG or --steps."
         ),
         epilog=(
             "Example: unbeatable tree tictactoe 5137 --algorithm minimax -o tree.svg; "
             "and step by step: unbeatable tree 'leaves:[[3,5],[6,[9,1]],[1,2]]' --depth 3 "
-            "--steps --textbook"
+            "--steps --textbook; a growing tree: unbeatable tree hex:3 --algorithm pns "
+            "--budget 40 -o pns.svg"
         ),
     )
     common.add_game(p)
     p.add_argument("position", metavar="POSITION", nargs="?", default="", help="the position")
     p.add_argument(
-        "--depth", type=common.positive_int, default=2, help="plies to search (default 2)"
+        "--depth", type=common.positive_int, default=None, help="plies to search (default 2)"
     )
     p.add_argument(
         "--algorithm",
-        choices=TREE_ALGORITHMS,
+        choices=TREE_ALGORITHMS + GROWTH_ALGORITHMS,
         default="alphabeta",
-        help="plain minimax (max/min form), negamax or alpha-beta (default alphabeta)",
+        help="plain minimax (max/min form), negamax or alpha-beta (default alphabeta); or "
+        "the tree a Monte Carlo tree search (mcts) or a proof-number search (pns) grows",
+    )
+    p.add_argument(
+        "--budget",
+        type=common.positive_int,
+        default=None,
+        metavar="N",
+        help="mcts: simulations; pns: positions expanded (default 30, at most 2,000 steps)",
     )
     p.add_argument(
         "--hints",
@@ -144,6 +159,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     state = common.parse_position(game, args.position)
     if state.outcome() is not None:
         raise common.game_over(state, args.position)
+    if args.algorithm in GROWTH_ALGORITHMS:
+        return run_growth(args, streams, game, state)
+    if args.budget is not None:
+        raise UsageError(f"--budget is for mcts and pns: {args.algorithm} searches to --depth")
+    args.depth = args.depth or 2
     if args.hints and args.algorithm != "alphabeta":
         raise UsageError(
             f"--hints is alpha-beta's: {args.algorithm} searches every move in legal order"
@@ -207,6 +227,68 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
         text = to_dot(tree, title=title, board=game.picture if args.boards else None)
     return emit(args, streams, fmt, text, summary)
+
+
+def run_growth(args: argparse.Namespace, streams: Streams, game: Game, state: State) -> int:
+    """The tree a Monte Carlo or proof-number search grows (:mod:`unbeatable.growth`): its
+    steps as JSON lines, or the tree as text or SVG."""
+    alien = [
+        name for name, given in (
+            ("--depth", args.depth is not None), ("--hints", args.hints),
+            ("--table", args.table), ("--textbook", args.textbook),
+            ("--view", args.view is not None), ("--boards", args.boards),
+        ) if given
+    ]
+    if alien:
+        raise UsageError(
+            f"{alien[0]} is for minimax, negamax and alpha-beta: {args.algorithm} grows its "
+            "tree for --budget simulations or expansions"
+        )
+    if args.steps and args.format is not None:
+        raise UsageError("--steps prints JSON lines: give no --format with it")
+    fmt = "steps" if args.steps else (format_of(args) if args.format or args.output else "text")
+    if fmt in ("dot", "png"):
+        raise UsageError(
+            f"{args.algorithm} trees are drawn as text or SVG (-o tree.svg), not {fmt}"
+        )
+    if fmt == "svg" and not args.output:
+        raise UsageError("--format svg writes a file: give -o FILE.svg")
+    growth = grow_tree(state, args.algorithm, args.budget or 30, max_nodes=args.max_nodes)
+    where = repr(cut(args.position.strip())) if args.position.strip() else "the start"
+    heading = f"{game.spec} from {where}, {args.algorithm}: {growth.summary}"
+    if fmt == "steps":
+        data = growth_json(growth)
+        lines = [json.dumps(step, ensure_ascii=False) for step in data["steps"]]
+        text = "\n".join(lines) + "\n"
+        summary = f"{len(lines)} steps"
+    elif fmt == "svg":
+        text = str(growth_svg(growth, title=heading))
+        summary = growth.summary
+    else:
+        text = heading + "\n" + growth_text(growth)
+        summary = growth.summary
+    if args.output:
+        write(args.output, text)
+        streams.out.write(f"wrote {args.output}: {summary}\n")
+    else:
+        streams.out.write(text)
+    return common.OK
+
+
+def growth_text(growth: Growth) -> str:
+    """A grown tree as indented lines: each node's move, label and mark."""
+    lines: list[str] = []
+
+    def walk(ident: int, indent: int) -> None:
+        node = growth.nodes[ident]
+        name = node.move or "(root)"
+        mark = f"  {node.mark}" if node.mark else ""
+        lines.append(f"{'  ' * indent}{name}  {node.label or '-'}{mark}")
+        for child in node.children:
+            walk(child, indent + 1)
+
+    walk(0, 0)
+    return "\n".join(lines) + "\n"
 
 
 def emit(args: argparse.Namespace, streams: Streams, fmt: str, text: str, summary: str) -> int:

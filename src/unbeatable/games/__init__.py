@@ -23,6 +23,7 @@ from ..messages import cut
 from .bearoff import Bearoff, BearoffState, bearoff
 from .chess import chess_game
 from .connect4 import Connect4, Connect4State, connect4
+from .hex import Hex, HexState, hex_game
 from .leaves import Leaves, LeavesState, leaves
 from .loader import ENTRY_POINT_GROUP, GameLoadError, entry_points, find_loaded, is_import_spec
 from .loader import load as _load
@@ -39,6 +40,8 @@ __all__ = [
     "Connect4",
     "Connect4State",
     "GameLoadError",
+    "Hex",
+    "HexState",
     "Leaves",
     "LeavesState",
     "MNKState",
@@ -67,6 +70,7 @@ class _Entry:
     params: tuple[str, ...]
     summary: str
     text: bool = False
+    flags: tuple[str, ...] = ()
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -79,16 +83,18 @@ def register(
     summary: str = "",
     *,
     text: bool = False,
+    flags: tuple[str, ...] = (),
 ) -> None:
     """Make ``factory(**params)`` available as ``name``; ``params`` are its parameter names in
     the order a positional spec (``mnk:4,4,4``) gives them. ``text``: the game takes one
     parameter, a text: everything after ``name:`` (or after ``name:PARAM=``) is handed to the
-    factory as it is (``leaves:[[3,5],[6,[9,1]]]``)."""
+    factory as it is (``leaves:[[3,5],[6,[9,1]]]``). ``flags``: those of the parameters that a
+    spec may also give by name alone, meaning 1 (``hex:5,swap`` is ``hex:5,swap=1``)."""
     if name in _REGISTRY:
         raise ValueError(f"a game named {name!r} is already registered")
     if text and len(params) != 1:
         raise ValueError(f"a game given as text takes one parameter, not {params!r}")
-    _REGISTRY[name] = _Entry(name, factory, params, summary, text)
+    _REGISTRY[name] = _Entry(name, factory, params, summary, text, flags)
 
 
 def registered() -> dict[str, str]:
@@ -143,6 +149,8 @@ def get_game(spec: str, **params: int) -> Game:
     if rest.strip():
         for index, part in enumerate(rest.split(",")):
             key, eq, value = part.partition("=")
+            if not eq and key.strip().lower() in entry.flags:
+                key, eq, value = key.strip().lower(), "=", "1"  # a flag: hex:5,swap
             if not eq:
                 key, value = "", key
                 if index >= len(entry.params):
@@ -215,6 +223,10 @@ register(
 )
 register("connect4", connect4, ("width", "height"), "Connect Four, 7 wide and 6 high by default")
 register("subtraction", Subtraction, ("pile", "take"), "take 1..take tokens; the last take wins")
+register(
+    "hex", hex_game, ("size", "swap"), "Hex on a size x size board (2-11); swap: the swap rule",
+    flags=("swap",),
+)
 register("chess", chess_game, (), "chess (our own compiled rules and engine)")
 register(
     "shutthebox",

@@ -436,6 +436,14 @@ class MNKState(State):
             moves.sort(key=lambda c: not blocks >> c & 1)
         return moves
 
+    def threats(self) -> list[int]:
+        """The empty cells that would complete a line of the player not to move."""
+        if self.outcome_ is not None:
+            return []
+        other = self.second if self.ply_ & 1 == 0 else self.first
+        found = self.game.threats(other) & ~(self.first | self.second)
+        return [c for c, bit in self.game.cell_bits if found & bit]
+
     def winning_move(self) -> int | None:
         own = self.first if self.ply_ & 1 == 0 else self.second
         wins = self.game.threats(own) & ~(self.first | self.second)

@@ -25,6 +25,7 @@ from .options import RECURSION_SAFE_PLIES, Limits, SearchOptions
 from .result import (
     UNLIMITED,
     Counters,
+    Progress,
     SearchInterrupted,
     SearchResult,
     build_result,
@@ -185,13 +186,19 @@ class Searching(ABC):
         stop: threading.Event | None = None,
         observer: Observer | None = None,
         analyse: bool | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         """Yield a result after every completed iteration; the last one is the answer (see
         :func:`deepen`). ``analyze``: give every legal move its own value. ``stop``: set it
         (from another thread) to end the search as a spent budget does. ``observer``: called
         with every step of the search (see :mod:`.events`); the search is then the generic
-        engine's, also for a game with a solver of its own. (``analyse``: the old spelling of
-        ``analyze``, deprecated.)"""
+        engine's, also for a game with a solver of its own. ``progress``: called, in this
+        thread, with what the search has proven so far while it works, between its results:
+        an analysis by a game's own solver tells every move's bounds and the position's
+        (``score_bounds``) each time they narrow, each result's inside the last one's, all
+        marked incomplete (see :func:`.policy.solver_progress`; other searches tell their
+        progress by their iterations). (``analyse``: the old spelling of ``analyze``,
+        deprecated.)"""
         analyze = renamed(analyze, analyse)
         check_state(state)
         if observer is not None and not callable(observer):
@@ -201,12 +208,13 @@ class Searching(ABC):
         policy.check_algorithm(state, algorithm)
         if observer is not None or not policy.uses_searcher(self.options, state):
             check_recursion(state, algorithm, limits)  # a game's own searcher does not recurse
-        return self._iterate(state, limits, algorithm, analyze, stop, observer)
+        return self._iterate(state, limits, algorithm, analyze, stop, observer, progress)
 
     @abstractmethod
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         """:meth:`iterate` once the arguments are checked and the algorithm chosen."""
 
@@ -220,12 +228,15 @@ class Searching(ABC):
         stop: threading.Event | None = None,
         observer: Observer | None = None,
         analyse: bool | None = None,
+        progress: Progress | None = None,
     ) -> SearchResult:
         """Search ``state`` within ``limits`` and return the result.
 
         ``analyze``: also give every legal move its own value (``move_scores``).
         ``on_iteration``: called with the result of every completed iteration.
         ``observer``: called with every step of the search (see :mod:`.events`).
+        ``progress``: called with what the search has proven so far while it works (see
+        :meth:`iterate`).
         Ctrl-C raises :class:`~.result.SearchInterrupted` with the best result known (also when
         it comes between iterations, in ``on_iteration``). (``analyse``: the old spelling of
         ``analyze``, deprecated.)
@@ -234,7 +245,7 @@ class Searching(ABC):
         result: SearchResult | None = None
         try:
             for result in self.iterate(
-                state, limits, analyze=analyze, stop=stop, observer=observer
+                state, limits, analyze=analyze, stop=stop, observer=observer, progress=progress
             ):
                 if on_iteration is not None:
                     on_iteration(result)
@@ -283,7 +294,7 @@ def check_recursion(state: State, algorithm: str, limits: Limits | None = None) 
     left = None if longest is None else longest - state.ply
     if limits is not None and limits.depth is not None:
         left = limits.depth if left is None else min(left, limits.depth)
-    if algorithm != "alphabeta-stack" and left is not None and left > sys.getrecursionlimit() - 100:
+    if policy.recurses(algorithm) and left is not None and left > sys.getrecursionlimit() - 100:
         raise ValueError(
             f"{algorithm!r} recurses once per ply and this game may last {left} "
             "more plies, beyond Python's recursion limit: use the algorithm alphabeta-stack (an "

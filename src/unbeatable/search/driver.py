@@ -18,7 +18,7 @@ from .engine import Engine
 from .events import ENTER, VALUE, Observer
 from .options import ALGORITHMS, Limits, SearchOptions
 from .pv import complete_line, principal_variation
-from .result import SearchResult, build_result, rank_moves
+from .result import Progress, SearchResult, build_result, rank_moves
 from .score import INFINITY, WIN_MIN, Score, to_table
 from .stack import alphabeta_stack
 from .table import EXACT, RESOLVED, TranspositionTable
@@ -83,10 +83,13 @@ class Searcher(Searching):
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         start = time.perf_counter()
         self.switch_game(state)
-        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+        if algorithm in policy.RUNNERS and (
+            algorithm not in policy.TREE_SEARCHES or state.outcome() is None
+        ):  # not an iteration of the alpha-beta engine (a finished game is answered below)
             yield from policy.run(
                 algorithm, state, limits, self.options, analyze, stop, observer, self.table
             )
@@ -115,7 +118,9 @@ class Searcher(Searching):
             and policy.uses_solver(self.options, state)
             and policy.solver_may_answer(limits)
         ):
-            result = policy.by_solver(state, self.options, limits, engine, start, analyze)
+            result = policy.by_solver(
+                state, self.options, limits, engine, start, analyze, progress
+            )
             if result is not None:
                 yield result
                 return

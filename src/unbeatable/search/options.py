@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ..game import SolveRequest, State
+from ..game import SolveAnswer, SolveRequest, State
 from .engine import Evaluator, Orderer
 
 __all__ = [
@@ -26,14 +27,20 @@ __all__ = [
     "SearchOptions",
 ]
 
-#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta.
-#: Games of chance: ``expectiminimax``, ``star1`` and ``star2`` (*-minimax, :mod:`.chance`);
-#: of more than two players: ``maxn`` and ``paranoid`` (:mod:`.maxn`).
-ALGORITHMS: tuple[str, ...] = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+#: The algorithms by name. ``alphabeta-stack`` is the explicit-stack (non-recursive) alpha-beta;
+#: ``mcts`` Monte Carlo tree search (UCT with MCTS-Solver, :mod:`.mcts`); ``pns`` depth-first
+#: proof-number search (df-pn, :mod:`.pns`). Games of chance: ``expectiminimax``, ``star1`` and
+#: ``star2`` (*-minimax, :mod:`.chance`); of more than two players: ``maxn`` and ``paranoid``
+#: (:mod:`.maxn`).
+ALGORITHMS: tuple[str, ...] = ("minimax", "negamax", "alphabeta", "alphabeta-stack", "mcts", "pns")
 ALGORITHMS += ("expectiminimax", "star1", "star2", "maxn", "paranoid")
 
 #: The algorithms for two players taking turns without chance (the alpha-beta engine's).
 TWO_PLAYER_ALGORITHMS = ("minimax", "negamax", "alphabeta", "alphabeta-stack")
+
+#: How Monte Carlo tree search values a new leaf: a random playout to the end of the game, or
+#: the game's evaluation (or the ``evaluate`` hook) through a logistic curve.
+PLAYOUTS = ("random", "evaluation")
 
 #: The search features a game or a search may ask for: quiescence search past the depth limit
 #: (through :meth:`State.noisy_moves`); killer moves and the history heuristic (the quiet moves
@@ -136,6 +143,8 @@ class SearchOptions:
     searcher (None: its default, chess's one thread). ``multipv``: how many of the best moves
     a game's own searcher gives a line and a score when not analyzing (``lines`` of the
     result; analyzing scores every move).
+    ``exploration`` and ``playout``: Monte Carlo tree search's exploration constant (UCB1's
+    ``c``, rewards in [0, 1]) and how it values a new leaf (one of :data:`PLAYOUTS`).
     """
 
     algorithm: str | None = None
@@ -150,6 +159,8 @@ class SearchOptions:
     threads: int | None = None
     book: bool = True
     features: frozenset[str] | None = None
+    exploration: float = math.sqrt(2)
+    playout: str = "random"
     multipv: int = 1
 
     def __post_init__(self) -> None:
@@ -180,6 +191,7 @@ class SearchOptions:
                     f"unknown search feature {unknown[0]!r}: "
                     f"choose from {', '.join(sorted(FEATURES))}"
                 )
+        self._check_tree_search()
         if not _whole(self.multipv, 1):
             raise ValueError(f"multipv must be a whole number >= 1, not {self.multipv!r}")
         if self.threads is not None and not _whole(self.threads, 1):
@@ -188,6 +200,22 @@ class SearchOptions:
             raise ValueError(
                 f"{self.threads} threads is too many: at most {max_threads()} "
                 f"(4 per CPU, {max_threads() // 4} CPUs here)"
+            )
+
+    def _check_tree_search(self) -> None:
+        """Monte Carlo tree search's options."""
+        if (
+            isinstance(self.exploration, bool)
+            or not isinstance(self.exploration, (int, float))
+            or not math.isfinite(self.exploration)
+            or self.exploration < 0
+        ):
+            raise ValueError(
+                f"exploration must be a number >= 0 (UCB1's c), not {self.exploration!r}"
+            )
+        if self.playout not in PLAYOUTS:
+            raise ValueError(
+                f"unknown playout {self.playout!r}: choose one of {', '.join(PLAYOUTS)}"
             )
 
     @classmethod
@@ -263,6 +291,7 @@ class SearchOptions:
         deadline: float | None = None,
         max_nodes: int | None = None,
         best_only: bool = False,
+        progress: Callable[[SolveAnswer], None] | None = None,
     ) -> SolveRequest:
         """What to ask of a game's own solver under these options."""
         return SolveRequest(
@@ -274,4 +303,5 @@ class SearchOptions:
             table_size=self.table_size,
             deadline=deadline,
             max_nodes=max_nodes,
+            progress=progress,
         )

@@ -15,19 +15,22 @@
   (:func:`move_when_stopped`), and whether perfect play may take long enough to warn
   (:func:`may_take_long`).
 * **Algorithms that are not iterations of the alpha-beta engine** (:data:`RUNNERS`: games of
-  chance, of more than two players): which algorithm may search which game
-  (:func:`check_algorithm`), and the one door both searchers run them through (:func:`run`).
+  chance, of more than two players, Monte Carlo tree search, proof-number search): which
+  algorithm may search which game (:func:`check_algorithm`), the one door both searchers run
+  them through (:func:`run`), and those the parallel searcher runs once per worker and merges
+  (:data:`ROOT_PARALLEL`).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..game import Move, SearchAnswer, SearchLine, SearchRequest, SolveAnswer, SolveRequest, State
+from . import mcts, pns
 from .chance import CHANCE_ALGORITHMS
 from .chance import RUNNERS as CHANCE_RUNNERS
 from .chance import meaning_of as chance_meaning
@@ -42,7 +45,10 @@ __all__ = [
     "PROBE_NODES",
     "PURPOSES",
     "QUICK_MOVE_SECONDS",
+    "ROOT_PARALLEL",
     "RUNNERS",
+    "TREE_SEARCHES",
+    "Merger",
     "Runner",
     "by_searcher",
     "by_solver",
@@ -51,11 +57,13 @@ __all__ = [
     "may_take_long",
     "meaning",
     "move_when_stopped",
+    "recurses",
     "run",
     "searcher_result",
     "solve",
     "solver_line",
     "solver_may_answer",
+    "solver_progress",
     "solver_result",
     "split_algorithm",
     "too_large",
@@ -76,6 +84,37 @@ QUICK_MOVE_SECONDS = 1.0
 #: Perfect play is said to take long when a search of this many nodes does not settle the
 #: start's value (see :func:`may_take_long`).
 PROBE_NODES = 20_000
+
+
+# --- algorithms of their own ----------------------------------------------------------------
+
+
+class Merger(Protocol):
+    """How a parallel searcher makes one result of its workers' results of the same root
+    (each run with ``analyze`` and its own random generator); ``counters``: their totals."""
+
+    def __call__(
+        self,
+        state: State,
+        results: Sequence[SearchResult],
+        options: SearchOptions,
+        analyze: bool,
+        start: float,
+        counters: Any,
+    ) -> SearchResult: ...
+
+
+#: Of :data:`RUNNERS`, those a parallel searcher runs once in every worker, on the same root
+#: with its own random generator, and merges (root parallelism); it runs the others in its own
+#: process, as a serial searcher would.
+ROOT_PARALLEL: dict[str, Merger] = {"mcts": mcts.merge}
+
+
+def recurses(algorithm: str) -> bool:
+    """Whether ``algorithm`` recurses once per ply (and so cannot search games longer than
+    Python's recursion allows): all but the explicit-stack alpha-beta and Monte Carlo tree
+    search."""
+    return algorithm not in ("alphabeta-stack", "mcts")
 
 
 # --- a game's own solver ---------------------------------------------------------------------
@@ -117,11 +156,15 @@ def by_solver(
     counters: Any,
     start: float,
     analyze: bool,
+    progress: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult | None:
     """The result from the game's own solver's per-move scores (None if it declines, or when
     a player should let the evaluation choose). A time or node budget is the solver's to
     honour; cut short, it answers with the moves it has solved and bounds for the others, and
     the result is marked incomplete. Ctrl-C after it answered keeps its answer.
+
+    ``progress`` (an analysis): called, while the solver works, with a result of what it has
+    proven so far (:func:`solver_progress`) each time it knows more.
 
     A player (not ``analyze``) needs a move, which bounds that settle nothing do not give:
     under a budget, and where the game has an evaluation, the solver gets half of it, and
@@ -137,7 +180,12 @@ def by_solver(
     nodes = limits.nodes
     if nodes is not None and fallback:
         nodes = max(nodes // 2, 1)
-    request = options.solve_request(deadline=deadline, max_nodes=nodes, best_only=not analyze)
+    told = None
+    if progress is not None and analyze:
+        told = solver_progress(state, counters, start, options, progress)
+    request = options.solve_request(
+        deadline=deadline, max_nodes=nodes, best_only=not analyze, progress=told
+    )
     answer = state.solver_moves(request)
     if answer is None:
         return None
@@ -161,6 +209,27 @@ def by_solver(
     except KeyboardInterrupt:
         raise SearchInterrupted(result) from None
     return replace(result, pv=pv, depth=len(pv), elapsed=time.perf_counter() - start)
+
+
+def solver_progress(
+    state: State,
+    counters: Any,
+    start: float,
+    options: SearchOptions,
+    progress: Callable[[SearchResult], None],
+) -> Callable[[SolveAnswer], None]:
+    """What a game's own solver tells while it analyzes ``state`` (a
+    :attr:`SolveRequest.progress`), passed on to ``progress`` as a result like the answer's
+    (:func:`solver_result`): marked incomplete, every move's bounds or value, ``score_bounds``
+    the position's, ``nodes`` those counted so far, ``elapsed`` the time since ``start``. Each
+    result's bounds lie inside the last one's."""
+
+    def tell(answer: SolveAnswer) -> None:
+        found = solver_result(state, counters, start, answer, True, options)
+        if found is not None:
+            progress(replace(found, complete=False, nodes=counters.nodes + answer.nodes))
+
+    return tell
 
 
 def solver_result(
@@ -292,6 +361,14 @@ def solve(
     result = exact(state)
     if not result.exact:
         raise ValueError(unsolved(state))
+    if result.score_bounds is not None and not weak:
+        low, high = result.score_bounds
+        if low.value != high.value:  # proof-number and tree search prove classes
+            raise ValueError(
+                f"{result.algorithm} proved the position {'won' if low.is_win else 'lost'} but "
+                "not in how many moves, which a solve score needs: solve it weakly (--weak) or "
+                "with alpha-beta"
+            )
     if weak:  # the sign needs no solve convention (a game without max_plies has none)
         value = result.score.value
         return (value > 0) - (value < 0)
@@ -450,10 +527,16 @@ def limits_for(
     A game too large to solve (:func:`too_large`) is never searched to its end: with no limit
     at all it thinks for the time it declares for the purpose (chess: 5 s a search, 1 s an
     opponent's move, 2 s an analysis); under a cap, a depth or node limit gets a time limit too.
+    A game searched to its end that declares a time for a front end's ``move`` or
+    ``analysis`` all the same (5 x 5 Hex: it solves, but in minutes) thinks that long for it
+    when no limit is given (within any cap): exact where that proves the value.
     Under a cap any time limit is held :func:`within` it, and for a ``move`` (a player that
     must answer) no limit at all becomes a time limit within the cap: the search is exact where
     it can be in that time, and a game's own solver gets half of it before the game's
-    evaluation chooses (see :func:`by_solver`). Without a cap, other limits are kept as given.
+    evaluation chooses (see :func:`by_solver`). So does an ``analysis`` of a game with its own
+    solver (:attr:`State.has_solver`): the solver answers by then, exact where it finished, else
+    with the values it settled and the bounds it proved (:func:`solver_result`), rather than
+    running past the cap. Without a cap, other limits are kept as given.
     """
     if purpose not in PURPOSES:
         raise ValueError(f"unknown purpose {purpose!r}: choose one of {', '.join(PURPOSES)}")
@@ -467,11 +550,14 @@ def limits_for(
         if seconds is not None and limit is not None:
             seconds = min(seconds, limit)
         return replace(limits, time=seconds)
+    own = state.thinking_time(purpose)
+    if own is not None and limits == Limits():  # searched to its end, but not on the page
+        return Limits(time=own if limit is None else min(own, limit))
     if limit is None:
         return limits
     if limits.time is not None and limits.time > limit:
         return replace(limits, time=limit)
-    if purpose == "move" and limits == Limits():
+    if limits == Limits() and (purpose == "move" or (purpose == "analysis" and state.has_solver)):
         return Limits(time=limit)
     return limits
 
@@ -522,14 +608,19 @@ Runner = Callable[..., Iterator[SearchResult]]
 
 #: The runners by algorithm: both searchers (and so the command line and the web page) run an
 #: algorithm named here through :func:`run` instead of the alpha-beta engine.
-RUNNERS: dict[str, Runner] = {**CHANCE_RUNNERS, **MAXN_RUNNERS}
+RUNNERS: dict[str, Runner] = {**CHANCE_RUNNERS, **MAXN_RUNNERS, "mcts": mcts.run, "pns": pns.run}
+
+#: Of :data:`RUNNERS`, the tree searches that prove a two-player game's value (Monte Carlo tree
+#: search, proof-number search): a finished game is still answered by the searcher itself.
+TREE_SEARCHES = ("mcts", "pns")
 
 
 def check_algorithm(state: State, algorithm: str) -> None:
     """Refuse, before it starts, an algorithm that cannot search ``state``'s game: the
-    alpha-beta engine's on a game of chance (it would take chance for a player) or of more
-    than two players; expectiminimax and *-minimax on more than two players."""
-    if algorithm in TWO_PLAYER_ALGORITHMS:
+    alpha-beta engine's, Monte Carlo tree search and proof-number search on a game of chance
+    (they would take chance for a player) or of more than two players; expectiminimax and
+    *-minimax on more than two players."""
+    if algorithm in TWO_PLAYER_ALGORITHMS or algorithm in TREE_SEARCHES:
         if state.has_chance:
             raise ValueError(
                 f"{algorithm} cannot search a game of chance (it would take the dice for a "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -17,6 +17,8 @@ __all__ = [
     "UNLIMITED",
     "Counters",
     "Line",
+    "MoveStats",
+    "Progress",
     "SearchInterrupted",
     "SearchResult",
     "build_result",
@@ -26,6 +28,24 @@ __all__ = [
 
 #: The depth of a search with no depth limit.
 UNLIMITED = 1 << 29
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What a search that is not alpha-beta knows of one root move, beside its score.
+
+    Monte Carlo tree search: ``visits`` (the simulations through the move) and ``mean`` (their
+    mean reward, in [0, 1], to the side to move at the root: a win 1, a draw 1/2, a loss 0).
+    Proof-number search: ``proof`` and ``disproof``, the move's proof and disproof numbers for
+    the question the search answered last (does the side to move at the root win? or, once
+    that is disproved, does it at least draw?): 0 proof for a move proven to do so, 0
+    disproof for one proven not to. None where a figure does not apply.
+    """
+
+    visits: int | None = None
+    mean: float | None = None
+    proof: int | None = None
+    disproof: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,13 @@ class SearchResult:
     :func:`unbeatable.report.describe`). Both are None when nothing is open, and always for a
     depth-limited search (its heuristic values are estimates, not bounds).
 
+    Monte Carlo tree search and proof-number search (algorithms ``mcts`` and ``pns``) prove
+    which of a win, a draw or a loss a position is worth, not always in how many moves: an
+    exact ``score`` of theirs may come with ``score_bounds`` (the two ends of the distance,
+    both of the same kind), and ``move_stats`` holds their own figures per root move
+    (:class:`MoveStats`: visits and mean rewards, proof and disproof numbers); None for
+    the other algorithms.
+
     A search of a game of chance or of more than two players (expectiminimax, *-minimax,
     max^n, paranoid) gives numbers: ``score.meaning`` says what they mean (an expected score,
     an expected payoff, max^n's payoff, the payoff the paranoid search guarantees).
@@ -91,6 +118,7 @@ class SearchResult:
     evaluations: int = 0
     move_bounds: Mapping[Move, tuple[Score, Score]] | None = None
     score_bounds: tuple[Score, Score] | None = None
+    move_stats: Mapping[Move, MoveStats] | None = None
     values: tuple[float, ...] | None = None
     move_values: Mapping[Move, tuple[float, ...]] | None = None
     lines: tuple[Line, ...] = ()
@@ -105,6 +133,11 @@ class SearchResult:
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.elapsed if self.elapsed > 0 else math.inf
+
+
+#: ``progress(result)``: what a search has proven so far, told while it works (see
+#: :meth:`.deepening.Searching.iterate`).
+Progress = Callable[["SearchResult"], None]
 
 
 class SearchInterrupted(KeyboardInterrupt):

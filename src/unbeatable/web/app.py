@@ -28,6 +28,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..games import get_game, loaded_games, registered
+from ..growth import GROWTH_ALGORITHMS
 from ..messages import cut
 from ..players import parse_player
 from ..search import policy
@@ -58,6 +59,10 @@ log = logging.getLogger("unbeatable.web")
 
 #: Seconds a client is told to wait after a 503.
 RETRY_AFTER = 2
+
+#: The most steps the tree view grows a Monte Carlo or proof-number search (simulations, or
+#: positions expanded).
+MAX_BUDGET = 1000
 
 #: At most this many seconds a client is told to wait while a game's kernels are loaded.
 RETRY_AFTER_WARMING = 5
@@ -201,13 +206,14 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         timeout = timeout_of(query, self.cap)
-        limits = policy.limits_for(
-            where.state, limits_of(query, self.cap), purpose="analysis", cap=timeout
-        )
+        asked = limits_of(query, self.cap)
+        limits = policy.limits_for(where.state, asked, purpose="analysis", cap=timeout)
         algorithm = algorithm_of(query)
         searchable(where, algorithm, "algorithm", query.get("algorithm", ""))
         key = (where.game.spec, where.text, limits.depth, algorithm)
-        cached = self.cache.get(key) if limits.time is None else None
+        # an answer is kept when no time limit was asked for (the policy's own time limit
+        # inside the cap leaves a complete answer exact)
+        cached = self.cache.get(key) if asked.time is None else None
         if cached is not None:
             self.cache.move_to_end(key)
             self.cache_hits += 1
@@ -224,7 +230,7 @@ class Api:
         found = await self.run(job, timeout)
         if isinstance(found, Response):
             return found
-        if limits.time is None and found.get("complete"):
+        if asked.time is None and found.get("complete"):
             self.cache[key] = found
             while len(self.cache) > CACHE_SIZE:
                 self.cache.popitem(last=False)
@@ -247,15 +253,23 @@ class Api:
         query = request.query_params
         where = unfinished(position_of(query))
         depth = optional_int(query, "depth", 1, 12) or 2
-        algorithm = algorithm_of(query, TREE_ALGORITHMS) or "alphabeta"
+        algorithm = algorithm_of(query, TREE_ALGORITHMS + GROWTH_ALGORITHMS) or "alphabeta"
+        budget = optional_int(query, "budget", 1, MAX_BUDGET) or 30
         state = where.state
         if state.has_chance or state.players > 2:
             kind = "chance" if state.has_chance else f"{state.players} players"
             raise BadInput(
-                f"{where.game.spec} is a game of {kind}: the tree view draws the alpha-beta "
-                "family's trees of two players without chance (analyze it instead)",
+                f"{where.game.spec} is a game of {kind}: the tree view draws the trees of two "
+                "players without chance (analyze it instead)",
                 "game",
                 where.game.spec,
+            )
+        if algorithm in GROWTH_ALGORITHMS and flag_of(query, "textbook") and not flag_of(
+            query, "quiz"
+        ):
+            raise BadInput(
+                f"textbook is alpha-beta's: {algorithm} has no textbook form here", "textbook",
+                query.get("textbook", ""),
             )
         hints = flag_of(query, "hints")
         textbook = flag_of(query, "textbook")
@@ -287,6 +301,7 @@ class Api:
             view=view,
             boards=boards,
             quiz=flag_of(query, "quiz"),
+            budget=budget,
         )
         return await self.search(job, timeout)
 

@@ -4,6 +4,9 @@
   ``""``, with the move that fills each empty cell; a click on a cell plays it.
 * ``columns`` (Connect Four): the same cells, top row first, and one move per column.
 * ``pile`` (subtraction): the tokens left and how many a move may take.
+* ``hex`` (Hex): ``size`` x ``size`` cells like ``grid``'s, drawn as hexagons with each row
+  half a cell right of the one above; ``x`` joins top and bottom, ``o`` left and right; ``win``
+  is the winner's chain; ``swap`` the swap move's notation while it is legal, else None.
 * ``chess``: the 64 squares (rank 8 first, as White sees the board), every legal move with its
   from and to squares, promotion piece and SAN, the last move, the king in check and how the
   game ended (checkmate, stalemate, the 50-move rule, threefold repetition, insufficient
@@ -27,9 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..game import FIRST, Game, State, player_name
-from ..games import MNK, Connect4, Connect4State, MNKState, SubtractionState
+from ..games import MNK, Connect4, Connect4State, Hex, HexState, MNKState, SubtractionState
 from ..games.mnk import MARKS, MNKPartyState
 from ..games.subtraction import Subtraction
+from ..search import policy
 from .inputs import Position, is_chess
 
 __all__ = ["describe_game", "describe_position", "describe_unavailable"]
@@ -49,8 +53,10 @@ def describe_game(name: str, summary: str, game: Game) -> dict[str, Any]:
         ],
         "board": _kind(game),
         "available": True,
-        # a game too large to solve: how long its opponent thinks a move (the library's time)
+        # a game too large to solve (or too slow to solve on the page: 5 x 5 Hex): how long
+        # its opponent thinks a move (the library's time), and whether a search solves it
         "move_time": game.initial().thinking_time("move"),
+        "too_large": policy.too_large(game.initial()),
         "players": game.initial().players,
         "chance": game.initial().has_chance,
     }
@@ -78,6 +84,8 @@ def _kind(game: Game) -> str:
         return "columns"
     if isinstance(game, Subtraction):
         return "pile"
+    if isinstance(game, Hex):
+        return "hex"
     if is_chess(game):
         return "chess"
     return "list"
@@ -103,6 +111,10 @@ def describe_position(where: Position) -> dict[str, Any]:
         "legal": [state.move_text(m) for m in legal],
         "legal_labels": [state.move_label(m) for m in legal],
         "picture": game.picture(state),
+        # a game too large to solve (this size of it), or too slow to solve on the page: how
+        # long the AI thinks a move, and whether a search solves it
+        "move_time": state.thinking_time("move"),
+        "too_large": policy.too_large(state),
         "players": state.players,
         "movers": list(where.movers),
         "chance": _chance(state),
@@ -114,6 +126,8 @@ def describe_position(where: Position) -> dict[str, Any]:
         data["board"] = _party_grid(game, state)
     elif isinstance(game, Connect4) and isinstance(state, Connect4State):
         data["board"] = _columns(game, state)
+    elif isinstance(game, Hex) and isinstance(state, HexState):
+        data["board"] = _hex(game, state)
     elif isinstance(state, SubtractionState):
         data["board"] = {"kind": "pile", "pile": state.pile, "take": state.take}
     elif is_chess(game):
@@ -200,6 +214,37 @@ def _mnk_board(
         "cells": cells,
         "cell_moves": cell_moves,
         "win": win,
+    }
+
+
+def _hex(game: Hex, state: HexState) -> dict[str, Any]:
+    n = game.size
+    over = state.outcome() is not None
+    cells: list[list[str]] = []
+    cell_moves: list[list[str | None]] = []
+    for r in range(n):
+        row, row_moves = [], []
+        for c in range(n):
+            index = r * n + c
+            stone = "x" if state.first >> index & 1 else "o" if state.second >> index & 1 else ""
+            row.append(stone)
+            row_moves.append(None if stone or over else state.move_text(index))
+        cells.append(row)
+        cell_moves.append(row_moves)
+    chain = 0
+    outcome = state.outcome()
+    if outcome is not None and outcome.winner is not None:
+        stones = state.first if outcome.winner == FIRST else state.second
+        start, _ = game.edges[outcome.winner]
+        chain = game.chain(stones & start, stones)
+    return {
+        "kind": "hex",
+        "rows": n,
+        "cols": n,
+        "cells": cells,
+        "cell_moves": cell_moves,
+        "win": [[r, c] for r in range(n) for c in range(n) if chain >> (r * n + c) & 1],
+        "swap": state.move_text(game.swap_move) if state.can_swap else None,
     }
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from ..drawing import split_svg, timeline_svg
 from ..game import Move, State
 from ..games import get_game
+from ..growth import GROWTH_ALGORITHMS, grow_tree
 from ..players import AIPlayer, parse_player, roll
 from ..report import analyze as run_analysis
 from ..report import build_report, line_text
@@ -34,7 +35,7 @@ from ..search import Limits, Line, ParallelSearcher, Searcher, SearchOptions, Se
 from ..timeline import timeline
 from ..tree import TreeTooLargeError, build_tree
 from .inputs import BadInput
-from .treeview import algorithm_counts, quiz_answer, tree_view
+from .treeview import algorithm_counts, growth_view, quiz_answer, tree_view
 
 __all__ = ["Job", "run_job"]
 
@@ -60,6 +61,7 @@ class Job:
     view: str | None = None
     boards: bool | None = None
     quiz: bool = False
+    budget: int = 30  # the tree view of mcts and pns: simulations, or positions expanded
 
 
 def analyze(job: Job) -> dict[str, Any]:
@@ -148,6 +150,8 @@ def tree(job: Job) -> dict[str, Any]:
     alpha-beta cuts off (``cuts``)."""
     game = get_game(job.game)
     state = game.parse_position(job.moves)
+    if job.algorithm in GROWTH_ALGORITHMS and not job.quiz:
+        return growth_view(grow_tree(state, job.algorithm, job.budget, max_nodes=job.max_nodes))
     depth = job.depth or 2
     algorithm = "minimax" if job.quiz else job.algorithm or "alphabeta"
     try:

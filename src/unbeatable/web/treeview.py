@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..drawing import tree_svg
+from ..drawing import GROWTH_COLOURS, GROWTH_MARKS, growth_svg, tree_svg
 from ..game import FIRST, State
+from ..growth import Growth, growth_json
 from ..search import Limits, Searcher
 from ..steps import Step, default_view, explain
 from ..tree import (
@@ -23,7 +24,15 @@ from ..tree import (
     value_key,
 )
 
-__all__ = ["algorithm_counts", "quiz_answer", "steps_table", "tree_json", "tree_view", "windows"]
+__all__ = [
+    "algorithm_counts",
+    "growth_view",
+    "quiz_answer",
+    "steps_table",
+    "tree_json",
+    "tree_view",
+    "windows",
+]
 
 #: The largest minimax tree counted for the side-by-side figures.
 COUNT_LIMIT = 20_000
@@ -192,3 +201,13 @@ def algorithm_counts(state: State, depth: int) -> list[dict[str, Any]]:
             }
         rows.append({**row, **figures})
     return rows
+
+
+def growth_view(growth: Growth) -> dict[str, Any]:
+    """Everything the page shows of a Monte Carlo or proof-number search's tree as it grows
+    (:mod:`unbeatable.growth`): its nodes and steps as data, and its picture at the end."""
+    return {
+        "growth": growth_json(growth),
+        "svg": str(growth_svg(growth)),
+        "marks": {mark: [GROWTH_MARKS[mark], GROWTH_COLOURS[mark]] for mark in GROWTH_MARKS},
+    }

@@ -33,15 +33,18 @@ def _columns_of(current_in, mask_in, width, height):
 
 def score_map(
     current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
+    db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order, live=None,
 ):  # fmt: skip
     """``out_lo[col] <= score of playing column col <= out_hi[col]`` (side to move's view;
     equal once solved), or FULL_COLUMN in both for a full column.  Columns are solved in the
     order ``order`` (0-based columns); returns True if every column was solved, False when
-    ``ctrl`` stopped the search (the columns not reached keep the trivial bounds).
+    ``ctrl`` stopped the search (the columns not reached keep the trivial bounds). ``live``
+    (3 entries, for a watch in another thread): the bounds the solve of the column being
+    searched has proven so far for its child (``live[:2]``, narrowing as each probe ends), then
+    that column (``live[2]``), which is written after the bounds are reset.
     """
     current, mask, cells, bottom, _board, wins = _columns_of(current_in, mask_in, width, height)
-    res = np.zeros(2, dtype=np.int64)
+    res = np.zeros(2, dtype=np.int64) if live is None else live[:2]
     shared = np.zeros(2, dtype=np.int64)
     complete = True
     for i in range(order.shape[0]):
@@ -60,6 +63,8 @@ def score_map(
         else:
             shared[0] = -SHARED_BIG
             shared[1] = SHARED_BIG
+            if live is not None:
+                res[0], res[1], live[2] = -SHARED_BIG, SHARED_BIG, col
             done = solve_position(
                 current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
                 db_keys, db_vals, db_ply, ctrl, 0, shared, res,

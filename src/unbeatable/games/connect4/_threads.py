@@ -46,6 +46,9 @@ class Worker:
         self.lo = np.zeros(width, dtype=np.int64)
         self.hi = np.zeros(width, dtype=np.int64)
         self.res = np.zeros(2, dtype=np.int64)
+        # what a search shows while it runs (see ``_columns.score_map``): the bounds of the
+        # child of the column being searched, and that column (-1: none yet)
+        self.live = np.zeros(3, dtype=np.int64)
         self.complete = False
 
 
@@ -74,12 +77,17 @@ def shared_array(threads: int) -> npt.NDArray[np.int64]:
 
 
 def run_threads(
-    run: Run, workers: list[Worker], shared: npt.NDArray[np.int64], deadline: float | None
+    run: Run,
+    workers: list[Worker],
+    shared: npt.NDArray[np.int64],
+    deadline: float | None,
+    poll: Callable[[], None] | None = None,
 ) -> bool:
     """Run ``run(worker, role, len(workers), shared)`` for each worker, each in a thread of its
     own (the first to finish stops the others), while this thread watches the deadline and
-    Ctrl-C; return True on Ctrl-C. Every started thread has ended when this returns; an error
-    of one is raised here."""
+    Ctrl-C, and calls ``poll()`` about every 50 ms (Ctrl-C in it counts as Ctrl-C, any other
+    error stops the search and is raised); return True on Ctrl-C. Every started thread has ended
+    when this returns; an error of one is raised here."""
     n = len(workers)
     finished = threading.Event()
     errors: list[BaseException] = []
@@ -100,7 +108,7 @@ def run_threads(
     try:
         for job in jobs:
             job.start()
-        interrupted = _watch(jobs, workers, finished, deadline)
+        interrupted = _watch(jobs, workers, finished, deadline, poll)
     except KeyboardInterrupt:  # while the threads were starting
         interrupted = True
     finally:  # never leave a search running: stop and wait for every started thread
@@ -119,24 +127,29 @@ def _watch(
     workers: list[Worker],
     finished: threading.Event,
     deadline: float | None,
+    poll: Callable[[], None] | None = None,
 ) -> bool:
-    """Wait for the first complete worker, the deadline or Ctrl-C; stop the others; return
-    True on Ctrl-C."""
+    """Wait for the first complete worker, the deadline or Ctrl-C, calling ``poll()`` about
+    every 50 ms meanwhile; stop the others; return True on Ctrl-C."""
     interrupted = False
     try:
-        while any(job.is_alive() for job in jobs):
-            wait = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
-            finished.wait(max(wait, 0.0))
-            finished.clear()
-            expired = deadline is not None and time.perf_counter() >= deadline
-            if expired or any(w.complete for w in workers):
-                break
-    except KeyboardInterrupt:
-        interrupted = True
-    for w in workers:
-        w.ctrl[K.CTRL_STOP] = 1
-    for job in jobs:
-        job.join()
+        try:
+            while any(job.is_alive() for job in jobs):
+                wait = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
+                finished.wait(max(wait, 0.0))
+                finished.clear()
+                expired = deadline is not None and time.perf_counter() >= deadline
+                if expired or any(w.complete for w in workers):
+                    break
+                if poll is not None:
+                    poll()
+        except KeyboardInterrupt:
+            interrupted = True
+    finally:  # also when poll raised: never leave a search running
+        for w in workers:
+            w.ctrl[K.CTRL_STOP] = 1
+        for job in jobs:
+            job.join()
     return interrupted
 
 

@@ -31,6 +31,7 @@ from ._position import BoardSize, Position
 from .book import lookup
 
 if TYPE_CHECKING:
+    from ._threads import Analysis
     from .solver import Solver
 
 __all__ = [
@@ -239,7 +240,8 @@ def move_values(state: Position, request: SolveRequest) -> SolveAnswer | None:
     below the best score. ``quick``: None rather than a
     long search (an early position with neither book nor database, or a search that needs
     more than :data:`QUICK_NODES` nodes). None too when the request's deadline came while the
-    solver was still loading (the search then answers by itself)."""
+    solver was still loading (the search then answers by itself). ``request.progress`` (not
+    ``best_only``): told every column's bounds each time the solver narrows them."""
     values = _from_book(state) if request.book else None
     if values is not None:
         if request.weak:
@@ -256,13 +258,20 @@ def move_values(state: Position, request: SolveRequest) -> SolveAnswer | None:
             state.current, state.mask, state.moves, **_limits(request)  # type: ignore[arg-type]
         )
     else:
+        tell = request.progress
         result = solver.analyze(
             state.current,
             state.mask,
             state.moves,
             weak=request.weak,
+            progress=None if tell is None else (lambda known: tell(_answer(known))),
             **_limits(request),  # type: ignore[arg-type]
         )
+    return _answer(result)
+
+
+def _answer(result: Analysis) -> SolveAnswer:
+    """The solver's analysis of every column as the protocol's answer (0-based columns)."""
     exact: dict[Move, int] = {}
     bounds: dict[Move, tuple[int, int]] = {}
     for column, (lo, hi) in enumerate(zip(result.lower, result.upper, strict=True)):

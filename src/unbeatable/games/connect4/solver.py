@@ -28,7 +28,7 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -53,6 +53,7 @@ __all__ = [
     "Analysis",
     "BatchResult",
     "Moves",
+    "Progress",
     "Solver",
     "compile_kernels",
     "encode_moves",
@@ -266,9 +267,12 @@ class Solver:
         self, current: int, mask: int, stones: int, *, weak: bool = False,
         book: bool | None = None, threads: int | None = None,
         deadline: float | None = None, max_nodes: int | None = None,
+        progress: Progress | None = None,
     ) -> Analysis:  # fmt: skip
         """The position's score, or bounds of it when ``deadline`` (a :func:`time.perf_counter`
-        reading), ``max_nodes`` or Ctrl-C stopped the search first (see :class:`Analysis`)."""
+        reading), ``max_nodes`` or Ctrl-C stopped the search first (see :class:`Analysis`).
+        ``progress``: called (in this thread) with the bounds proven so far each time they
+        narrow while the search runs (see :meth:`_search`)."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
 
@@ -279,7 +283,14 @@ class Solver:
             w.lo[0], w.hi[0] = w.res
             return done
 
-        return self._search(run, self._score_bounds(stones, weak), threads, deadline, max_nodes)
+        def live(workers: list[Worker], shared: npt.NDArray[np.int64]) -> Bounds:
+            # each probe narrows its thread's ``res`` and every thread's ``shared`` interval
+            lo = max([int(shared[0])] + [int(w.res[0]) for w in workers])
+            hi = min([int(shared[1])] + [int(w.res[1]) for w in workers])
+            return [_signed(lo, weak)], [_signed(hi, weak)]
+
+        trivial = self._score_bounds(stones, weak)
+        return self._search(run, trivial, threads, deadline, max_nodes, progress, live)
 
     def _score_bounds(self, stones: int, weak: bool = False) -> tuple[list[int], list[int]]:
         """Bounds of a position's score that hold before any search (``solve_position``'s
@@ -304,21 +315,38 @@ class Solver:
         self, current: int, mask: int, stones: int, *, weak: bool = False,
         book: bool | None = None, threads: int | None = None,
         deadline: float | None = None, max_nodes: int | None = None,
+        progress: Progress | None = None,
     ) -> Analysis:  # fmt: skip
         """Every column's score (None: a full column), or bounds of them when a limit or Ctrl-C
-        stopped the search first. Raises ValueError when the game is over already."""
+        stopped the search first. Raises ValueError when the game is over already.
+        ``progress``: called (in this thread) with every column's bounds proven so far each
+        time they narrow while the search runs: a column's as each probe of it ends, the solved
+        columns' exact scores (see :meth:`_search`)."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
 
         def run(w: Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
             done: bool = C.score_map(  # type: ignore[no-untyped-call]
-                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order, w.live
             )
             return done
 
         trivial = self._column_bounds(mask, stones)
-        return self._search(run, trivial, threads, deadline, max_nodes)
+        entries = len(trivial[0])
+
+        def live(workers: list[Worker], _: npt.NDArray[np.int64]) -> Bounds:
+            lo = [max(int(w.lo[i]) for w in workers) for i in range(entries)]
+            hi = [min(int(w.hi[i]) for w in workers) for i in range(entries)]
+            for w in workers:
+                col = int(w.live[2])  # read before the bounds: see ``_columns.score_map``
+                child_lo, child_hi = int(w.live[0]), int(w.live[1])
+                if 0 <= col < entries and trivial[0][col] != C.FULL_COLUMN:
+                    lo[col] = max(lo[col], _signed(-child_hi, weak))
+                    hi[col] = min(hi[col], _signed(-child_lo, weak))
+            return lo, hi
+
+        return self._search(run, trivial, threads, deadline, max_nodes, progress, live)
 
     def best(
         self, current: int, mask: int, stones: int, *, book: bool | None = None,
@@ -397,6 +425,8 @@ class Solver:
         threads: int | None,
         deadline: float | None,
         max_nodes: int | None,
+        progress: Progress | None = None,
+        live: Live | None = None,
     ) -> Analysis:
         """Run ``run(worker, role, threads, shared)`` on ``threads`` workers sharing the table
         and the array ``shared`` (see :func:`._threads.shared_array`), each in a thread of its
@@ -404,7 +434,15 @@ class Solver:
         watches the deadline and Ctrl-C); then merge what they know. ``trivial``: the lower and
         upper bounds of each entry known before any search, which every worker holds until its
         kernel writes its own (a worker whose thread never ran, Ctrl-C having come while the
-        threads were starting, must not pass its last search's bounds, or zeros, for news)."""
+        threads were starting, must not pass its last search's bounds, or zeros, for news).
+
+        ``live(workers, shared)``: the bounds of each entry that the running threads have
+        proven so far (read while they write: each number it reads is a true bound). Every
+        50 ms this thread reads them and, when they are narrower than the last it passed,
+        calls ``progress`` with an incomplete :class:`Analysis` of them, each one's intervals
+        inside the last one's (the intersection of true bounds; once every entry is settled
+        nothing is told, the answer coming next); the answer is narrowed by them too. Ctrl-C
+        inside ``progress`` stops the search as Ctrl-C does."""
         entries = len(trivial[0])
         n = self._thread_count(threads)
         if max_nodes is not None:
@@ -421,11 +459,74 @@ class Solver:
                 w.complete = False
                 w.lo[:entries] = trivial[0]
                 w.hi[:entries] = trivial[1]
+                w.res[:] = (trivial[0][0], trivial[1][0])
+                w.live[:] = (-K.SHARED_BIG, K.SHARED_BIG, -1)
             before = [int(w.stats[0]) for w in workers]
-            interrupted = _threads.run_threads(run, workers, _threads.shared_array(n), deadline)
+            shared = _threads.shared_array(n)
+            known = (list(trivial[0]), list(trivial[1]))
+
+            def poll() -> None:
+                found = _narrowed(known, live(workers, shared)) if live is not None else None
+                if found is None:
+                    return
+                known[0][:], known[1][:] = found
+                nodes = sum(int(w.stats[0]) - b for w, b in zip(workers, before, strict=True))
+                told = _analysis(known, False, nodes)
+                if progress is not None and not told.complete:  # else the answer comes next
+                    progress(told)
+
+            watch = poll if progress is not None and live is not None else None
+            interrupted = _threads.run_threads(run, workers, shared, deadline, watch)
             self.thread_nodes = [int(w.stats[0]) - b for w, b in zip(workers, before, strict=True)]
             self.nodes = sum(self.thread_nodes)
-            return _threads.merge(workers, entries, interrupted, self.nodes)
+            result = _threads.merge(workers, entries, interrupted, self.nodes)
+            if live is None:
+                return result
+            final = _narrowed(known, live(workers, shared)) or known
+            narrowed = _narrowed(final, _entries(result)) or final
+            return _analysis(narrowed, interrupted, self.nodes)
+
+
+#: Each entry's lower bounds, then its upper bounds (C.FULL_COLUMN in both for a full column).
+Bounds = tuple[list[int], list[int]]
+
+#: ``progress(analysis)``: what a search has proven so far (see :meth:`Solver._search`).
+Progress = Callable[[Analysis], None]
+
+#: ``live(workers, shared)``: the bounds that a search's running threads have proven so far.
+Live = Callable[[list[Worker], npt.NDArray[np.int64]], Bounds]
+
+
+def _signed(value: int, weak: bool) -> int:
+    """A bound of a score as a bound of its sign when ``weak`` (a weak search's probes narrow
+    bounds of the score before it keeps only their signs)."""
+    return (value > 0) - (value < 0) if weak else value
+
+
+def _entries(result: Analysis) -> Bounds:
+    """An analysis's bounds with C.FULL_COLUMN for None."""
+    lower = [C.FULL_COLUMN if v is None else v for v in result.lower]
+    upper = [C.FULL_COLUMN if v is None else v for v in result.upper]
+    return lower, upper
+
+
+def _narrowed(known: Bounds, found: Bounds) -> Bounds | None:
+    """The intersection of two true bounds of each entry, when it is narrower than ``known``
+    anywhere (else None); a full column stays full."""
+    full = C.FULL_COLUMN
+    lower = [a if a == full else max(a, b) for a, b in zip(known[0], found[0], strict=True)]
+    upper = [a if a == full else min(a, b) for a, b in zip(known[1], found[1], strict=True)]
+    if lower == known[0] and upper == known[1]:
+        return None
+    return lower, upper
+
+
+def _analysis(bounds: Bounds, interrupted: bool, nodes: int) -> Analysis:
+    """The :class:`Analysis` of entries known within ``bounds``."""
+    lower = [None if v == C.FULL_COLUMN else v for v in bounds[0]]
+    upper = [None if v == C.FULL_COLUMN else v for v in bounds[1]]
+    complete = all(a == b for a, b in zip(lower, upper, strict=True))
+    return Analysis(lower, upper, complete, interrupted and not complete, nodes)
 
 
 def compile_kernels() -> float:

@@ -5,6 +5,7 @@ the deepening loop is the same (:func:`~..deepening.deepen`), only the root's st
 from __future__ import annotations
 
 import concurrent.futures as cf
+import random
 import threading
 import time
 import uuid
@@ -20,11 +21,12 @@ from ..events import Observer
 from ..numeric import deepen as numeric_deepen
 from ..options import Limits, SearchOptions, max_threads
 from ..pv import complete_line
-from ..result import UNLIMITED, SearchResult, build_result, rank_moves
+from ..result import UNLIMITED, Progress, SearchResult, build_result, rank_moves
 from ..score import INFINITY, Score
+from .node import Totals
 from .numeric import ParallelNumericRoot
 from .pool import Tasks, Where, WorkerLostError, WorkerPool
-from .split import Run, Totals
+from .split import Run
 from .worker import Task, TaskConfig, TaskStats
 
 __all__ = [
@@ -143,6 +145,7 @@ class ParallelSearcher(Searching):
     def _iterate(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,
         stop: threading.Event | None, observer: Observer | None = None,
+        progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
         if observer is not None:
             raise ValueError(
@@ -153,7 +156,8 @@ class ParallelSearcher(Searching):
         if state.outcome() is not None:
             yield Searcher(options=SearchOptions.make(options, table=False)).search(state)
             return
-        if algorithm in policy.RUNNERS:  # not an iteration of the alpha-beta engine
+        if algorithm in policy.RUNNERS and algorithm not in policy.TREE_SEARCHES:
+            # a game of chance or of more players: not an iteration of the alpha-beta engine
             yield from self._numeric(state, limits, algorithm, analyze, stop)
             return
         if policy.hands_back(options, state, limits):
@@ -165,7 +169,17 @@ class ParallelSearcher(Searching):
                 threads = min(self.workers, max_threads())
                 serial_options = SearchOptions.make(serial_options, threads=threads)
             serial = Searcher(options=serial_options)
-            yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
+            yield from serial.iterate(
+                state, limits, analyze=analyze, stop=stop, progress=progress
+            )
+            return
+        if algorithm in policy.RUNNERS:
+            merge = policy.ROOT_PARALLEL.get(algorithm)
+            if merge is None:  # an algorithm of its own that does not split: this process
+                serial = Searcher(options=SearchOptions.make(options, table=False))
+                yield from serial.iterate(state, limits, analyze=analyze, stop=stop)
+            else:
+                yield self._root_parallel(state, limits, algorithm, merge, analyze)
             return
         start = time.perf_counter()
         self.task_log = []
@@ -190,6 +204,60 @@ class ParallelSearcher(Searching):
             raise
         finally:
             run.drain()
+
+    def _root_parallel(
+        self,
+        state: State,
+        limits: Limits,
+        algorithm: str,
+        merge: policy.Merger,
+        analyze: bool,
+    ) -> SearchResult:
+        """One search of ``state`` in every worker, each with its own random generator (seeds
+        drawn from the options' generator, or from 0), a node limit shared out, the same time
+        limit; their results merged (see :data:`.policy.ROOT_PARALLEL`)."""
+        start = time.perf_counter()
+        self.task_log = []
+        options = self.options
+        base = options.rng.getrandbits(32) if options.rng is not None else 0
+        count = self.workers
+        tasks: Tasks[int] = Tasks(
+            self._pool, lambda _n, task: Where(str(task.state), "", str(task.state))
+        )
+        totals = Totals()
+        results: list[SearchResult] = []
+        try:
+            for index in range(count):
+                nodes = None
+                if limits.nodes is not None:
+                    nodes = limits.nodes // count + (1 if index < limits.nodes % count else 0)
+                    if nodes == 0:
+                        continue
+                own = SearchOptions.make(options, rng=random.Random(base * 7919 + index))
+                task = Task(
+                    TaskConfig(self._session, own, algorithm), state, UNLIMITED, -INFINITY,
+                    INFINITY, 0, limits.time, nodes,
+                )
+                tasks.submit(task, index)
+            while tasks:
+                for finished in tasks.wait():
+                    report = finished.report
+                    if finished.tag is None or report.result is None:
+                        continue
+                    self.task_log.append(
+                        TaskStats(report.nodes, report.seconds, report.cpu,
+                                  time.perf_counter() - finished.sent, report.worker)
+                    )
+                    totals.nodes += report.nodes
+                    totals.horizon += report.horizon
+                    totals.seldepth = max(totals.seldepth, report.seldepth)
+                    results.append(report.result)
+        except (KeyboardInterrupt, WorkerLostError):
+            self._pool.abort()
+            raise
+        finally:
+            tasks.drain()
+        return merge(state, results, options, analyze, start, totals)
 
     def _numeric(
         self, state: State, limits: Limits, algorithm: str, analyze: bool,

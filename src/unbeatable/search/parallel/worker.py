@@ -22,8 +22,9 @@ from .. import policy
 from ..driver import Searcher
 from ..engine import Engine, SearchStopped
 from ..numeric import too_deep
-from ..options import SearchOptions
+from ..options import Limits, SearchOptions
 from ..pv import principal_variation
+from ..result import SearchResult
 from ..score import solve_score, to_table
 from ..stack import alphabeta_stack
 from .watch import Line, announce, finished, where_am_i
@@ -107,6 +108,7 @@ class Report:
     vector: tuple[float, ...] | None = None  # ... and its value to every player
     host: str = ""
     rank: int | None = None
+    result: SearchResult | None = None  # an algorithm of its own's answer (policy.RUNNERS)
 
 
 class TaskFailed(Exception):
@@ -184,6 +186,8 @@ def _run(task: Task) -> Report:
     options = task.config.options
     if task.whole:
         return _solve_whole(task, start, cpu)
+    if task.config.algorithm in policy.ROOT_PARALLEL:
+        return _run_own(task, start, cpu)
     if task.config.algorithm in policy.RUNNERS:
         return _run_numeric(task, start, cpu)
     if task.solver:
@@ -218,6 +222,19 @@ def _run(task: Task) -> Report:
     return Report(
         value, line, engine.nodes, engine.hits, engine.cutoffs, engine.horizon, engine.seldepth,
         time.perf_counter() - start, time.process_time() - cpu, stopped, os.getpid(),
+    )
+
+
+def _run_own(task: Task, start: float, cpu: float) -> Report:
+    """An algorithm of its own (:data:`.policy.RUNNERS`) run whole on the task's position under
+    the task's time and node limits, every move analyzed (for the merge)."""
+    limits = Limits(time=task.seconds, nodes=task.max_nodes)
+    run = policy.RUNNERS[task.config.algorithm]
+    *_, result = run(task.state, limits, task.config.options, True, None)
+    return Report(
+        0, result.pv, result.nodes, result.table_hits, result.cutoffs, result.evaluations,
+        result.seldepth, time.perf_counter() - start, time.process_time() - cpu, False,
+        os.getpid(), result=result,
     )
 
 

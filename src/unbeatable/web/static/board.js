@@ -14,6 +14,7 @@ export function drawBoard(container, position, options) {
   else if (board.kind === "grid") grid(container, board, options);
   else if (board.kind === "columns") columns(container, board, options);
   else if (board.kind === "pile") pile(container, board, position, options);
+  else if (board.kind === "hex") hex(container, board, position, options);
   else list(container, position, options);
 }
 
@@ -93,6 +94,51 @@ function grid(container, board, options) {
       clickable(g, move, options);
     }
   }
+}
+
+// Hex: pointy-topped hexagons, each row half a cell right of the one above; the first player's
+// edges (top and bottom) and the second's (left and right) drawn in their colours.
+function hex(container, board, position, options) {
+  const w = 80; // a cell's width
+  const h = w / Math.sqrt(3); // its side
+  const n = board.rows;
+  const x0 = w + 10, y0 = h + 14;
+  const centre = (r, c) => [x0 + c * w + r * w / 2, y0 + r * 1.5 * h];
+  const width = x0 + (1.5 * n - 0.7) * w + 14;
+  const height = y0 + (n - 1) * 1.5 * h + h + 14;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "hex" }, container);
+  const corner = (cx, cy, k) => {
+    const angle = Math.PI / 180 * (60 * k - 30);
+    return [cx + h * Math.cos(angle), cy + h * Math.sin(angle)];
+  };
+  const edge = (r1, c1, r2, c2, kind) => {
+    const [ax, ay] = centre(r1, c1), [bx, by] = centre(r2, c2);
+    svg("line", { x1: ax, y1: ay, x2: bx, y2: by, class: `hex-edge edge-${kind}` }, root);
+  };
+  edge(-0.75, 0, -0.75, n - 1, "x");
+  edge(n - 0.25, 0, n - 0.25, n - 1, "x");
+  edge(0, -0.8, n - 1, -0.8, "o");
+  edge(0, n - 0.2, n - 1, n - 0.2, "o");
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const move = board.cell_moves[r][c];
+      const entry = move && options.scores ? options.scores.get(move) : null;
+      const [cx, cy] = centre(r, c);
+      const g = svg("g", {}, root);
+      const points = [0, 1, 2, 3, 4, 5].map((k) => corner(cx, cy, k).join(",")).join(" ");
+      const cell = svg("polygon", { points, class: "cell" }, g);
+      if (isWin(board, r, c)) cell.classList.add("win-cell");
+      if (entry && entry.best && options.hint) cell.classList.add("hint-cell");
+      stone(g, board.cells[r][c], cx, cy, h * 0.9);
+      if (move) {
+        const number = svg("text", { x: cx, y: cy - h * 0.45, class: "cell-number", "text-anchor": "middle" }, g);
+        number.textContent = move;
+      }
+      label(g, entry, options, cx, cy + 8, w - 10);
+      clickable(g, move, options);
+    }
+  }
+  if (board.swap) moveButtons(container, { legal: [board.swap] }, options, (move) => move);
 }
 
 function columns(container, board, options) {

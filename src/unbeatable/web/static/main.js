@@ -208,7 +208,7 @@ function roleText(position) {
   const and = (names) => (names.length > 2 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join(" and "));
   const dice = position.chance ? " The dice: press Roll the dice, or click the roll your own dice show." : "";
   if (!ais.length) return `You play ${count === 2 ? "both sides" : "every side"}.${dice}`;
-  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : "perfect play") : page.opponent;
+  const opponent = page.opponent === "perfect" ? (isChess(position) ? "the strongest it can find in its time" : position.move_time ? (position.too_large ? `too large to solve: the strongest it finds in ${position.move_time} s a move` : `slow to solve: perfect where ${position.move_time} s a move proves it, else the strongest it finds`) : "perfect play") : page.opponent;
   const them = and(ais.map((side) => sideName(side, position)));
   if (!people.length) return `The AI plays every side (${opponent}).`;
   return `You play ${and(people.map((side) => sideLong(side, position)))}; the AI plays ${them} (${opponent}).${dice}`;
@@ -298,8 +298,10 @@ function showSetup() {
   const { name, values } = specParts(page.spec);
   if (page.games.some((g) => g.name === name)) $("game").value = name;
   drawParams(values);
-  const [kind, arg] = page.opponent.split(":");
-  $("opponent-kind").value = ["perfect", "depth", "time", "random"].includes(kind) ? kind : "perfect";
+  const [spec, option] = page.opponent.split(",");
+  let [kind, arg] = spec.split(":");
+  if (kind === "time" && option === "algorithm=pns") kind = "pns"; // df-pn for T seconds
+  $("opponent-kind").value = ["perfect", "depth", "time", "random", "mcts", "pns"].includes(kind) ? kind : "perfect";
   $("opponent-arg").hidden = !arg;
   if (arg) $("opponent-arg").value = arg;
   $("human").value = page.human;
@@ -307,7 +309,9 @@ function showSetup() {
 
 function chosenOpponent() {
   const kind = $("opponent-kind").value;
-  if (kind === "depth" || kind === "time") return `${kind}:${$("opponent-arg").value.trim()}`;
+  const arg = $("opponent-arg").value.trim();
+  if (kind === "depth" || kind === "time" || kind === "mcts") return `${kind}:${arg}`;
+  if (kind === "pns") return `time:${arg},algorithm=pns`;
   return kind;
 }
 
@@ -551,7 +555,8 @@ async function aiMove(token, position) {
     page.aiReports.set(key(position.moves), reply.report);
     const report = reply.report;
     if (isChess(position)) said += ` (${chessScore(report.score)} for it, depth ${report.depth}, ${report.seconds.toFixed(1)} s)`;
-    else said += ` (${report.score.text} for it)`;
+    // a proof search cut short knows no value yet ("unknown" bounds): said so, not as a score
+    else said += report.score.text === "unknown" ? " (its value not proven yet)" : ` (${report.score.text} for it)`;
   }
   page.notes.push([`${said}${reply.note ? `: ${reply.note}` : ""}.`]);
   page.lastAi = reply.move;
@@ -653,7 +658,9 @@ function showAnalysis(report) {
     const side = sideName(report.to_move);
     // more than two players: every player's value after the mover's
     const values = report.score.values && report.score.values.length > 2 ? ` (${report.score.values.map((value, index) => `${sideName(ORDINALS[index])} ${Number(value.toPrecision(4))}`).join(", ")})` : "";
-    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}`;
+    // a game's own solver stopped at the server's cap: what it proved, said as such
+    const cut = !report.complete && report.algorithm === "solver" ? ` (not solved within ${report.seconds.toFixed(1)} s: the values and bounds proven so far)` : "";
+    $("analysis-note").textContent = `${capital(side)} to ${report.chance ? "roll" : "move"}: ${report.score.text}${values}${cut}`;
   }
   const figures = $("figures");
   const add = (name, value) => {
@@ -670,7 +677,7 @@ function showAnalysis(report) {
     add("depth", report.depth);
   }
   add("time", `${(report.seconds * 1000).toFixed(1)} ms`);
-  const kind = report.exact ? ", exact" : solver ? ", bounds" : ", heuristic";
+  const kind = report.exact ? ", exact" : solver || report.score.kind === "bounds" ? ", bounds" : ", heuristic";
   add("algorithm", report.algorithm + kind + (report.complete ? "" : ", stopped by its time limit"));
 }
 
@@ -788,9 +795,10 @@ function showMoveList() {
 }
 
 // Fills in, one position at a time, the analyses the move list still lacks (games that are
-// quick to analyse; chess keeps the values the game's own searches gave).
+// quick to analyse; a game that thinks for its time a move, chess or Hex from 5 x 5, keeps the
+// values its own searches gave: a review would search every position of the game again).
 async function review(token) {
-  if (!page.position || isChess()) return;
+  if (!page.position || isChess() || page.position.move_time) return;
   for (let index = 0; index < page.position.moves.length; index++) {
     if (token !== page.token) return;
     const before = page.position.moves.slice(0, index);
@@ -878,8 +886,8 @@ function wireSetup() {
   });
   $("opponent-kind").addEventListener("change", () => {
     const kind = $("opponent-kind").value;
-    $("opponent-arg").hidden = !(kind === "depth" || kind === "time");
-    $("opponent-arg").value = kind === "time" ? "1" : "3";
+    $("opponent-arg").hidden = !["depth", "time", "mcts", "pns"].includes(kind);
+    $("opponent-arg").value = kind === "depth" ? "3" : "1";
   });
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -14,7 +14,22 @@ const $ = (id) => document.getElementById(id);
 const STATES = ["unseen", "open", "done", "cut"];
 const NEXT = { enter: "open", cut: "cut", value: "done" };
 
-const NAMES = { minimax: "minimax", negamax: "negamax", alphabeta: "alpha-beta" };
+const NAMES = { minimax: "minimax", negamax: "negamax", alphabeta: "alpha-beta", mcts: "Monte Carlo tree search", pns: "Proof-number search (df-pn)" };
+
+// The algorithms that grow their trees (unbeatable.growth): stepped by their labels.
+const GROWING = ["mcts", "pns"];
+
+// A grown tree's nodes as the tree view's JSON (nested, each with its path and side to move).
+function growthTree(growth) {
+  const byId = new Map();
+  const rootFirst = growth.nodes.length ? growth.nodes[0].first : true;
+  for (const n of growth.nodes) byId.set(n.id, { ...n, max: n.first, or: n.first === rootFirst, children: [] });
+  for (const n of growth.nodes) if (n.parent !== null) byId.get(n.parent).children.push(byId.get(n.id));
+  const key = growth.algorithm === "mcts"
+    ? "under each node the reward won by the player who made its move (1 a win, ½ a draw) / its visits; the root, its visits. W, L, D: proven won, lost or drawn for that player (MCTS-Solver)"
+    : "under each node its proof / disproof numbers for the root's question (does the side to move at the root win?): at an OR node (the root's side to move) the proof number is the least of its children's and the disproof number their sum, at an AND node the other way round; ∞ infinite. ✓ proved, ✗ disproved";
+  return { root: byId.get(0), nodes: growth.nodes.length, key, algorithm: growth.algorithm };
+}
 
 export class TreeView {
   // host: { where(): the position's API parameters, game(): its spec, showError(error, retry) }
@@ -36,6 +51,8 @@ export class TreeView {
     this.quiz = null; // { cuts: Set(path), byPath: Map(path -> id), guesses: Set(path) }
     this.selected = -1;
     this.own = null; // the spec of a typed tree drawn instead of the game's position
+    this.growth = null; // a grown tree's data (Monte Carlo or proof-number search)
+    this.labels = new Map(); // a grown tree's node id -> [label, mark] shown while stepping
   }
 
   // The position drawn: the game's, or a typed tree's root.
@@ -82,9 +99,15 @@ export class TreeView {
   }
 
   syncOptions() {
-    const alphabeta = $("tree-algorithm").value === "alphabeta";
+    const algorithm = $("tree-algorithm").value;
+    const alphabeta = algorithm === "alphabeta";
+    const growing = GROWING.includes(algorithm);
     $("tree-hints").disabled = !alphabeta;
     $("tree-textbook").disabled = !alphabeta;
+    // Monte Carlo and proof-number search grow their trees: a budget, no depth or window
+    $("tree-budget-box").hidden = !growing;
+    $("tree-budget-name").textContent = algorithm === "pns" ? "Expansions" : "Simulations";
+    for (const id of ["tree-depth", "tree-table", "tree-view-of", "tree-boards"]) $(id).disabled = growing;
   }
 
   count() {
@@ -107,6 +130,7 @@ export class TreeView {
       boards: $("tree-boards").checked ? "1" : "0",
       max_nodes: $("tree-max").value,
       quiz: quiz ? "1" : "",
+      ...(GROWING.includes(algorithm) && !quiz ? { budget: $("tree-budget").value } : {}),
     };
   }
 
@@ -126,9 +150,16 @@ export class TreeView {
   }
 
   show(data, quiz, asked) {
-    // the steps come as a table (treeview.steps_table): one object a step
-    const { columns, rows } = data.steps;
-    data.steps = rows.map((row) => Object.fromEntries(columns.map((name, i) => [name, row[i]])));
+    if (data.growth) {
+      // a grown tree (unbeatable.growth): its steps change the nodes' labels
+      data.steps = data.growth.steps;
+      data.tree = growthTree(data.growth);
+    } else {
+      // the steps come as a table (treeview.steps_table): one object a step
+      const { columns, rows } = data.steps;
+      data.steps = rows.map((row) => Object.fromEntries(columns.map((name, i) => [name, row[i]])));
+    }
+    this.growth = data.growth || null;
     this.data = data;
     this.asked = asked;
     const tree = data.tree;
@@ -162,7 +193,9 @@ export class TreeView {
     this.resetSteps();
     this.summary(tree, quiz);
     this.counts(data.counts || []);
-    $("tree-key").textContent = `Numbers: ${tree.key}.`;
+    $("tree-key").textContent = this.growth ? `▲ the first player to move, ▼ the second. Numbers: ${tree.key}.` : `Numbers: ${tree.key}.`;
+    $("tree-legend").hidden = Boolean(this.growth); // alpha-beta's marks: not in a grown tree
+    this.captions();
     $("stepper").hidden = quiz;
     $("quiz-bar").hidden = !quiz;
     $("node-info").hidden = true;
@@ -202,6 +235,12 @@ export class TreeView {
   }
 
   summary(tree, quiz) {
+    if (this.growth) {
+      const g = this.growth;
+      $("tree-summary").textContent = `${NAMES[g.algorithm]}: ${g.summary}${g.capped ? " (the tree reached its node limit: the steps stop there)" : ""}. Press ▶ to watch it grow; click a node for its board and numbers.`;
+      $("tree-summary").dataset.nodes = String(g.nodes.length);
+      return;
+    }
     const name = NAMES[tree.algorithm] || tree.algorithm;
     const extra = [tree.table ? "with a table" : "", tree.hints ? "with move hints" : "", tree.textbook && tree.algorithm === "alphabeta" ? "as in the textbook" : ""].filter(Boolean).join(", ");
     const cut = tree.algorithm === "alphabeta" ? `, ${tree.pruned} moves cut off (${tree.cutoffs} cut-offs)` : "";
@@ -255,6 +294,22 @@ export class TreeView {
     this.nodes.get(id).classList.add("selected");
     const who = node.max ? "MAX" : "MIN";
     $("node-title").textContent = node.path.length ? `After ${node.path.join(" ")}` : "The root";
+    if (this.growth) {
+      clear($("node-facts"));
+      const g = this.growth;
+      const facts = [["to move", `${node.max ? "the first" : "the second"} player`]];
+      const shown = this.labels.get(id) || [node.label, node.mark];
+      if (g.algorithm === "mcts") facts.push([node.path.length ? "won / visits" : "visits", shown[0] || "not in the tree yet"]);
+      else facts.push(["proof / disproof", shown[0] || "not reached yet"], ["kind", node.or ? "OR: the root's side to move (proof: the least of the children's)" : "AND: the opponent to move (proof: the sum of the children's)"]);
+      if (shown[1]) facts.push(["settled", shown[1]]);
+      for (const [name, value] of facts) {
+        html("dt", {}, $("node-facts"), name);
+        html("dd", { "data-fact": name }, $("node-facts"), value);
+      }
+      $("node-info").hidden = false;
+      await this.nodeBoard(node, id);
+      return;
+    }
     const facts = $("node-facts");
     clear(facts);
     const add = (name, value) => {
@@ -273,6 +328,10 @@ export class TreeView {
       add("principal variation", node.pv ? "yes" : "");
     }
     $("node-info").hidden = false;
+    await this.nodeBoard(node, id);
+  }
+
+  async nodeBoard(node, id) {
     const board = $("node-board");
     clear(board);
     const where = this.where();
@@ -289,6 +348,7 @@ export class TreeView {
   // --- the step-through ---------------------------------------------------------------------
 
   resetSteps() {
+    this.labels.clear();
     this.applied = 0;
     this.undo = [];
     this.now = -1;
@@ -304,6 +364,11 @@ export class TreeView {
     if (container.classList.contains("stepping")) return;
     container.classList.add("stepping");
     for (const id of this.nodes.keys()) this.setState(id, "unseen");
+    if (this.growth) {
+      // a grown tree starts as its root alone, with no numbers
+      for (const id of this.nodes.keys()) this.label(id, "", "");
+      this.setState(0, "done");
+    }
     this.applied = 0;
     this.undo = [];
     this.now = -1;
@@ -326,6 +391,24 @@ export class TreeView {
   }
 
   apply() {
+    if (this.growth) {
+      const step = this.data.steps[this.applied];
+      const undo = [];
+      for (const [id, label, mark] of step.changes) {
+        undo.push([id, this.state.get(id), ...(this.labels.get(id) || ["", ""])]);
+        this.setState(id, "done");
+        this.label(id, label, mark);
+      }
+      if (this.state.get(step.node) === "unseen") {
+        undo.push([step.node, "unseen", ...(this.labels.get(step.node) || ["", ""])]);
+        this.setState(step.node, "done");
+      }
+      this.undo.push([undo, this.now]);
+      this.setNow(step.node);
+      this.applied += 1;
+      this.growthCounters();
+      return;
+    }
     const step = this.data.steps[this.applied];
     const id = step.node;
     const previous = id >= 0 ? this.state.get(id) : null;
@@ -341,6 +424,17 @@ export class TreeView {
   }
 
   unapply() {
+    if (this.growth) {
+      const [undo, now] = this.undo.pop();
+      for (const [id, state, label, mark] of undo.reverse()) {
+        this.setState(id, state);
+        this.label(id, label, mark);
+      }
+      this.setNow(now);
+      this.applied -= 1;
+      this.growthCounters();
+      return;
+    }
     const step = this.data.steps[this.applied - 1];
     const [id, previous, now] = this.undo.pop();
     if (id >= 0) {
@@ -374,13 +468,61 @@ export class TreeView {
     $("step-cuts").textContent = String(this.counters.cuts);
     const step = this.applied ? steps[this.applied - 1] : null;
     const shown = step || {};
-    $("step-alpha").textContent = shown.alpha || "–";
-    $("step-beta").textContent = shown.beta || "–";
-    $("step-value").textContent = shown.value || "–";
-    $("step-text").textContent = step ? step.text : "Press ▶ (or the → key) to watch the search, one event at a time: each node entered with its window, each value coming back up, each cut and why.";
+    if (this.growth) {
+      const figures = shown.figures || ["", "", ""];
+      $("step-alpha").textContent = figures[0] || "–";
+      $("step-beta").textContent = figures[1] || "–";
+      $("step-value").textContent = figures[2] || "–";
+    } else {
+      $("step-alpha").textContent = shown.alpha || "–";
+      $("step-beta").textContent = shown.beta || "–";
+      $("step-value").textContent = shown.value || "–";
+    }
+    const start = !this.growth ? "Press ▶ (or the → key) to watch the search, one event at a time: each node entered with its window, each value coming back up, each cut and why." : this.growth.algorithm === "mcts" ? "Press ▶ (or the → key) to watch Monte Carlo tree search grow its tree, one simulation at a time: down the tree by UCB1, one new node, a random game from it, and the result backed up." : "Press ▶ (or the → key) to watch df-pn prove or disprove, one event at a time: each node expanded, each descent to the most-proving child with its thresholds, each return with its proof and disproof numbers.";
+    $("step-text").textContent = step ? step.text : start;
     $("step-beyond").hidden = !(step && step.beyond);
     $("step-text").dataset.kind = step ? step.kind : "";
     $("stepper").dataset.step = String(this.applied);
+  }
+
+  // A grown tree's node label and mark (the server's symbols and colours: treeview.growth_view).
+  label(id, label, mark) {
+    this.labels.set(id, [label, mark]);
+    const g = this.nodes.get(id);
+    if (!g) return;
+    const [symbol, colour] = (this.data.marks || {})[mark] || ["", "#1b1f24"];
+    const value = g.querySelector("text.tv");
+    const badge = g.querySelector("text.tm");
+    if (value) {
+      value.textContent = label;
+      value.setAttribute("fill", colour);
+    }
+    if (badge) {
+      badge.textContent = symbol;
+      badge.setAttribute("fill", colour);
+    }
+    for (const name of [...g.classList]) if (name.startsWith("m-")) g.classList.remove(name);
+    if (mark) g.classList.add(`m-${mark}`);
+  }
+
+  growthCounters() {
+    let seen = 0;
+    let settled = 0;
+    for (const [id, state] of this.state) {
+      if (state === "unseen") continue;
+      seen += 1;
+      if ((this.labels.get(id) || ["", ""])[1]) settled += 1;
+    }
+    this.counters = { nodes: seen, cuts: settled };
+  }
+
+  // The stepper's captions: alpha-beta's window, or what a grown tree's steps show.
+  captions() {
+    const names = this.growth ? this.growth.figures : ["α", "β", "value"];
+    $("step-alpha-name").textContent = names[0];
+    $("step-beta-name").textContent = names[1];
+    $("step-value-name").textContent = names[2];
+    $("step-cuts-name").textContent = this.growth ? "settled" : "cut off";
   }
 
   toggle() {
