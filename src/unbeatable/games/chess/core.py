@@ -177,7 +177,7 @@ class Position:
         """The static evaluation from the side to move's view, in centipawns: the search's
         own (``_eval.evaluate``)."""
         with kernel_context():
-            return int(_eval.evaluate(self._array))
+            return int(_eval.evaluate(self._array, TABLES, np.zeros(1, dtype=np.int64)))
 
     def play_uci(self, text: str) -> Position:
         return self.play(self.parse_uci(text))
