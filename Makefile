@@ -80,8 +80,12 @@ test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
 # the inner loop: lint, types and every test not marked slow (2,045 tests, about 95 s of CPU
 # in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one). A test over about
-# 1 s of CPU is marked @pytest.mark.slow (make test runs it, in one process)
+# 1 s of CPU is marked @pytest.mark.slow (make test runs it)
 FAST_JOBS ?= 2
+# make test: every test, on two processes too (about 530 s of CPU in one process, near the
+# 10 minutes asked of the whole run on two cores); a module's tests stay in one process
+# (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.
+JOBS ?= 2
 test-fast: $(VENV)/.installed-test lint typecheck
 	$(BIN)/python -m pytest -q -m "not slow" -n $(FAST_JOBS)
 
@@ -92,7 +96,7 @@ typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
 pytest: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/tictactoe.py --mnk444

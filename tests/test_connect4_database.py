@@ -110,7 +110,7 @@ def test_a_stop_flag_from_another_thread_stops_the_kernel() -> None:
     res = np.zeros(2, dtype=np.int64)
     keys, values, ply = s._db(False)
     shared = np.array([-K.SHARED_BIG, K.SHARED_BIG], dtype=np.int64)
-    done = K.solve_position(
+    done = K.solve_position(  # type: ignore[no-untyped-call]
         np.uint64(state.current), np.uint64(state.mask), state.moves, False, 7, 6, s.table,
         w.stats, w.fu, w.fi, keys, values, ply, w.ctrl, 0, shared, res,
     )  # fmt: skip

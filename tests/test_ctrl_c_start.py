@@ -1,5 +1,6 @@
-"""Ctrl-C from the first instant: a real ``unbeatable`` process, sent a real SIGINT at a random
-moment of its first half second (while Python starts, while our modules import, while the
+"""Ctrl-C from the first instant: a real ``unbeatable`` process (and ``python -m unbeatable.uci``,
+the UCI engine waiting for its commands), sent a real SIGINT at a random moment of its first half
+second (while Python starts, while our modules import, while the
 command runs), ends with exit code 130 and one line, never a traceback.
 
 Python's own start-up (``site``, the ``.pth`` files of the environment) runs before any of our
@@ -34,9 +35,11 @@ OURS = re.compile(r'File "[^"]*unbeatable[/\\]')
 
 
 def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
+    # the UCI engine reads its commands until the end of its input: an open pipe keeps it going
+    uci = command[-1] == "unbeatable.uci"
     process = subprocess.Popen(
         command,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if uci else subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -48,7 +51,13 @@ def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
     return process.returncode, err
 
 
+#: the one line said when compiled kernels must be built (``unbeatable.kernels``): not an answer
+#: to Ctrl-C, and said only on a cold cache (the engine builds the chess core as it starts)
+NOTICE = re.compile(r"building .* once, about \d+ s; later runs start at once\n")
+
+
 def _classify(code: int, err: str) -> str:
+    err = NOTICE.sub("", err)
     if code == 130 and err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err:
         return "quiet"  # "interrupted", or the command's own word on what it had
     if (code == -signal.SIGINT and not err) or ("Traceback" in err and not OURS.search(err)):
@@ -61,6 +70,7 @@ def _runs(count: int, rng: random.Random) -> None:
         pytest.skip(f"no console script beside {sys.executable}")
     commands = [
         [str(SCRIPT), "analyze", "connect4", "4453"],
+        [sys.executable, "-m", "unbeatable.uci"],
         [str(SCRIPT), "analyze", "mnk:4,4,4"],
         [sys.executable, "-m", "unbeatable", "analyze", "connect4", "4453"],
     ]
@@ -93,6 +103,9 @@ def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:
     script = 'Traceback (most recent call last):\n  File "/x/.venv/bin/unbeatable", line 3'
     assert _classify(1, script + "\nKeyboardInterrupt\n") == "before our code"
     assert _classify(-signal.SIGINT, "") == "before our code"
+    notice = "building the chess engine once, about 9 s; later runs start at once\n"
+    assert _classify(130, notice + "interrupted\n") == "quiet"
+    assert _classify(130, notice + "interrupted\ninterrupted\n") == "loud"
 
 
 _LOADED = textwrap.dedent(

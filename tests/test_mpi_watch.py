@@ -312,3 +312,60 @@ def test_hosts_that_cannot_be_made_say_why_and_leave_nothing(
     assert asked[-2:] == ["netns delete ubtest-sw", "netns delete ubtest-0"]
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert hosts.Cluster.why_not() == "network namespaces need root"
+
+
+def test_settle_waits_until_every_line_is_read_to_its_end() -> None:
+    watch = Watch()
+    try:
+        for pid in (11, 12, 13):
+            _say(watch, b"1 the task solving 'v'", pid=pid)
+        assert watch.settle(10)  # all three closed: read to their ends
+        assert [loss.worker.pid for loss in watch.losses] == [11, 12, 13]
+        worker = _worker(watch, 4)  # alive: its line stays open
+        try:
+            assert not watch.settle(0.3)
+        finally:
+            _end(worker)
+        assert watch.settle(10) and watch.losses[-1].worker.pid == worker.pid
+    finally:
+        watch.close()
+
+
+# A stand-in for mpiexec that shows the race seen on a busy machine: hydra's report of a dead
+# rank is printed (and the job over) before the watch has read that rank's line to its end.
+FAKE_MPIEXEC = textwrap.dedent(
+    """
+    import os, sys
+    from unbeatable.search.parallel.watch import Line, announce
+    host, port, token = os.environ["UNBEATABLE_WATCH"].rsplit(":", 2)
+    announce(Line((host, int(port)), token, 5, "the task solving '4453'"))
+    print("4453: win in 9", flush=True)
+    for text in ("[proxy:0@h1] HYD_pmcd_pmip_control_cmd_cb: assert (!closed) failed",
+                 "[mpiexec@h0] main: process manager error waiting for completion"):
+        print(text, file=sys.stderr, flush=True)
+    os._exit(255)  # no goodbye on the line: a rank that died
+    """
+)
+
+
+def test_a_death_is_named_even_when_hydra_reports_it_first(tmp_path: Path) -> None:
+    import io
+
+    from unbeatable.cli.common import Streams
+    from unbeatable.cli.mpi import run_job
+
+    launcher = tmp_path / "mpiexec"
+    launcher.write_text(f"#!{sys.executable}\n{FAKE_MPIEXEC}")
+    launcher.chmod(0o755)
+    for _ in range(5):
+        out, err = io.StringIO(), io.StringIO()
+        code = run_job(
+            str(launcher), [HostEntry("localhost", 1)], 1, ["solve", "connect4", "-"],
+            Streams(out, err, io.StringIO()),
+        )
+        assert code == 3, err.getvalue()
+        assert out.getvalue() == "4453: win in 9\n"  # the answers printed before stay
+        lines = err.getvalue().splitlines()
+        assert len(lines) == 1 and "[proxy:" not in lines[0], lines
+        assert lines[0].startswith("unbeatable: error: ")
+        assert lines[0].endswith("died in the task solving '4453'")

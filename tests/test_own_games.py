@@ -21,38 +21,12 @@ from typing import Any
 import pytest
 
 from tests.helpers import error_line, run
+from tests.own_sources import nim_source
 from unbeatable import check_game
 from unbeatable.games import GameLoadError, UnknownGameError, get_game, load_game, loaded_games
 from unbeatable.search import search
 
-NIM = '''
-from dataclasses import dataclass
-
-from unbeatable import Game, Outcome, State
-
-
-@dataclass(frozen=True)
-class Nim(State):
-    """Nim on small heaps, a learner's own game."""
-
-    heaps: tuple = (1, 2)
-    turn: int = 0
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    def legal_moves(self):
-        return [(h, n) for h, size in enumerate(self.heaps) for n in range(1, size + 1)]
-
-    def play(self, move):
-        heap, taken = move
-        heaps = list(self.heaps)
-        heaps[heap] -= taken
-        return Nim(tuple(heaps), 1 - self.turn)
-
-    def outcome(self):
-        return None if any(self.heaps) else Outcome.win_for(1 - self.turn)
+NIM = nim_source((1, 2), "Nim on small heaps, a learner's own game.") + '''
 
 
 class NimGame(Game):

@@ -13,6 +13,7 @@ import types
 from pathlib import Path
 from typing import cast
 
+from tests.own_sources import PIG
 from unbeatable import check_game
 from unbeatable.search import search
 
@@ -192,56 +193,6 @@ def test_a_game_that_goes_round_in_circles_is_one_line_not_a_traceback(tmp_path:
     assert done.returncode == 0, done.stderr
     assert "*roll" in done.stdout
 
-
-PIG = '''
-from dataclasses import dataclass
-
-from unbeatable import Outcome, State
-
-
-@dataclass(frozen=True)
-class Pig(State):
-    has_chance = True
-    scores: tuple[int, int] = (0, 0)
-    turn: int = 0
-    total: int = 0
-    rolling: bool = False
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    @property
-    def is_chance(self):
-        return self.rolling
-
-    def chance_outcomes(self):
-        return [(face, 1 / 6) for face in range(1, 7)] if self.rolling else []
-
-    def legal_moves(self):
-        if self.outcome() is not None:
-            return []
-        if self.rolling:
-            return list(range(1, 7))
-        return ["roll", "hold"] if self.total else ["roll"]
-
-    def play(self, move):
-        if self.rolling:
-            if move == 1:
-                return Pig(self.scores, 1 - self.turn, 0, False)
-            return Pig(self.scores, self.turn, self.total + move, False)
-        if move == "roll":
-            return Pig(self.scores, self.turn, self.total, True)
-        scores = list(self.scores)
-        scores[self.turn] += self.total
-        return Pig(tuple(scores), 1 - self.turn, 0, False)
-
-    def outcome(self):
-        for player in (0, 1):
-            if self.scores[player] >= 6:
-                return Outcome.win_for(player)
-        return None
-'''
 
 
 def test_the_built_in_dice_and_party_example_prints_what_it_says() -> None:

@@ -68,7 +68,9 @@ def test_a_short_game_under_a_clock_is_never_lost_on_time(
     engine: chess.engine.SimpleEngine,
 ) -> None:
     board = chess.Board()
-    clock = {chess.WHITE: 2.0, chess.BLACK: 2.0}
+    # 6 s each for four moves: short enough that an engine ignoring the clock loses, long
+    # enough that a machine shared with other jobs does not decide it
+    clock = {chess.WHITE: 6.0, chess.BLACK: 6.0}
     for _ in range(8):
         limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK])
         start = time.perf_counter()

@@ -7,117 +7,26 @@ without Chromium (see tests/test_web_browser.py)."""
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.common.by import By
 
-from unbeatable.web.server import free_port, launch, stop  # noqa: E402
+from tests.browser import browser, no_script_errors, status, wait
+from tests.own_sources import PIG, nim_source
+from unbeatable.web.server import free_port, launch, stop
+
+__all__ = ["browser"]  # a fixture, imported to be used here
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+NIM = nim_source((2, 3), "Nim on heaps of 2 and 3, served as a game of your own.")
 
-if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-    pytest.skip(
-        "Chromium and chromedriver are not installed (make chromium, or apt-get install "
-        "chromium chromium-driver): the browser tests of the web page are skipped",
-        allow_module_level=True,
-    )
-
-NIM = '''
-from dataclasses import dataclass
-
-from unbeatable import Outcome, State
-
-
-@dataclass(frozen=True)
-class Nim(State):
-    """Nim on heaps of 2 and 3, served as a game of your own."""
-
-    heaps: tuple = (2, 3)
-    turn: int = 0
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    def legal_moves(self):
-        return [(h, n) for h, size in enumerate(self.heaps) for n in range(1, size + 1)]
-
-    def play(self, move):
-        heap, taken = move
-        heaps = list(self.heaps)
-        heaps[heap] -= taken
-        return Nim(tuple(heaps), 1 - self.turn)
-
-    def outcome(self):
-        return None if any(self.heaps) else Outcome.win_for(1 - self.turn)
-'''
-
-
-PIG = """
-from dataclasses import dataclass
-
-from unbeatable import Outcome, State
-
-
-@dataclass(frozen=True)
-class Pig(State):
-    \"\"\"Pig to 6: a roll of 1 hands the turn on with the scores as they were.\"\"\"
-
-    has_chance = True
-    scores: tuple = (0, 0)
-    turn: int = 0
-    total: int = 0
-    rolling: bool = False
-
-    @property
-    def to_move(self):
-        return self.turn
-
-    @property
-    def is_chance(self):
-        return self.rolling
-
-    def chance_outcomes(self):
-        return [(face, 1 / 6) for face in range(1, 7)] if self.rolling else []
-
-    def legal_moves(self):
-        if self.outcome() is not None:
-            return []
-        if self.rolling:
-            return list(range(1, 7))
-        return ["roll", "hold"] if self.total else ["roll"]
-
-    def play(self, move):
-        if self.rolling:
-            if move == 1:
-                return Pig(self.scores, 1 - self.turn, 0, False)
-            return Pig(self.scores, self.turn, self.total + move, False)
-        if move == "roll":
-            return Pig(self.scores, self.turn, self.total, True)
-        scores = list(self.scores)
-        scores[self.turn] += self.total
-        return Pig(tuple(scores), 1 - self.turn, 0, False)
-
-    def outcome(self):
-        for player in (0, 1):
-            if self.scores[player] >= 6:
-                return Outcome.win_for(player)
-        return None
-"""
 
 
 @pytest.fixture(scope="module")
@@ -132,38 +41,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
-    except WebDriverException as error:
-        pytest.skip(f"Chromium does not start here: {error.msg}")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def wait(driver: Any, condition: Any, seconds: float = 40) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
-
-
-def status(driver: Any) -> str:
-    return str(driver.find_element(By.ID, "status").text)
-
-
-def no_script_errors(driver: Any) -> None:
-    log = driver.get_log("browser")
-    errors = [e for e in log if e["level"] == "SEVERE" and e.get("source") != "network"]
-    assert errors == [], errors
 
 
 def analyzed(driver: Any) -> None:

@@ -10,37 +10,26 @@ from __future__ import annotations
 import io
 import json
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
-from unbeatable import cli, get_game  # noqa: E402
-from unbeatable.web.server import free_port, launch, stop  # noqa: E402
+from tests.browser import browser, no_script_errors, shown_error, status, wait
+from unbeatable import cli, get_game
+from unbeatable.web.server import free_port, launch, stop
+
+__all__ = ["base_url", "browser", "no_script_errors", "shown_error", "status", "wait"]
 
 # A real server and browser: seconds each; `make test-fast` leaves them out.
 pytestmark = pytest.mark.slow
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-    pytest.skip(
-        "Chromium and chromedriver are not installed (make chromium, or apt-get install "
-        "chromium chromium-driver): the browser tests of the web page are skipped",
-        allow_module_level=True,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -51,54 +40,6 @@ def base_url() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1000",
-    ):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
-    except WebDriverException as error:
-        pytest.skip(f"Chromium does not start here: {error.msg}")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def wait(driver: Any, condition: Any, seconds: float = 30) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
-
-
-def status(driver: Any) -> str:
-    return str(driver.find_element(By.ID, "status").text)
-
-
-def shown_error(driver: Any) -> Any:
-    """The page's error box, once it shows."""
-    return wait(
-        driver,
-        lambda d: (
-            d.find_element(By.ID, "error")
-            if d.find_element(By.ID, "error").is_displayed()
-            else False
-        ),
-    )
-
-
-def no_script_errors(driver: Any) -> None:
-    log = driver.get_log("browser")  # an answer of 400 is logged as a network error: not ours
-    errors = [e for e in log if e["level"] == "SEVERE" and e.get("source") != "network"]
-    assert errors == [], errors
 
 
 def test_a_whole_tic_tac_toe_game_by_clicking_and_the_ai_never_loses(
@@ -786,7 +727,8 @@ def test_chess_check_mate_stalemate_and_promotion(
     browser.get(f"{base_url}/?game=chess&moves=e2e4,f7f6,d1h5&human=both")
     wait(browser, lambda d: status(d).startswith("Black to move"))
     assert status(browser) == "Black to move (check)"
-    assert square(browser, "e8").find_elements(By.CSS_SELECTOR, ".in-check")
+    # one query from the page (the board may be drawn again meanwhile: no stale element)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#board [data-square="e8"] .in-check'))
     # the only legal reply, g7-g6: the king cannot move, and no other piece may
     square(browser, "e8").click()
     assert "has no legal move" in browser.find_element(By.ID, "chess-note").text

@@ -7,7 +7,10 @@ cancelled and no worker process left behind.
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -99,6 +102,43 @@ def test_a_real_server_serves_the_page_and_its_health(
     assert len(children(process.pid)) >= 2  # the forked workers
     status, report, _ = fetch(port, "/api/analyze", {"game": "tictactoe", "moves": "5"})
     assert status == 200 and report["score"]["text"] == "draw"
+
+
+def sockets(pid: int) -> set[str]:
+    """The sockets ``pid`` holds open (their inodes, from /proc)."""
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:"):
+                found.add(target)
+    return found
+
+
+def test_a_worker_holds_none_of_the_servers_sockets(
+    server: tuple[subprocess.Popen[str], int],
+) -> None:
+    # A worker forked while a browser's keep-alive connection was open held it after the
+    # server closed it: the browser sent its next request there, which nobody read, and its
+    # next page never loaded (seen after a Hex game on the page whose analyses ran past
+    # their cap). A job past its cap makes the pool fork a worker again, with a client's
+    # connection open (this one).
+    process, port = server
+    client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        client.request("GET", "/api/health")
+        assert client.getresponse().read()
+        status, _, _ = fetch(port, "/api/analyze", {**SLOW, "timeout": "0.5"})
+        assert status == 504
+        client.request("GET", "/api/health")  # the connection is open and in use
+        assert json.loads(client.getresponse().read())["status"] == "ok"
+        served = sockets(process.pid)
+        workers = children(process.pid)
+        assert len(workers) >= 2
+        for pid in workers:
+            assert not sockets(pid) & served, f"worker {pid} holds the server's sockets"
+    finally:
+        client.close()
 
 
 def test_sigint_cancels_the_searches_and_leaves_no_worker_process(

@@ -22,6 +22,12 @@ none), a ``go`` word whose value is not a number is left out.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # ``python -m unbeatable.uci``: before the imports below, so that
+    # Ctrl-C is heard from the first instant (one line, exit code 130), as for ``unbeatable``
+    from unbeatable.__main__ import guarded
+
+    guarded("unbeatable.uci")  # imports this module again, by name, and runs its main()
+
 import argparse
 import gc
 import sys
@@ -625,7 +631,3 @@ def main(
     else:
         session.finish()
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

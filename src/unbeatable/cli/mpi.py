@@ -318,9 +318,10 @@ def run_job(
         except OSError as error:
             raise UsageError(f"cannot start {launcher}: {error.strerror or error}") from None
         assert process.stdout is not None and process.stderr is not None
+        held: dict[IO[str], list[str]] = {streams.out: [], streams.err: []}
         copies = [
-            threading.Thread(target=_copy, args=(process.stdout, streams.out, watch), daemon=True),
-            threading.Thread(target=_copy, args=(process.stderr, streams.err, watch), daemon=True),
+            threading.Thread(target=_copy, args=(process.stdout, streams.out, held), daemon=True),
+            threading.Thread(target=_copy, args=(process.stderr, streams.err, held), daemon=True),
         ]
         for copy in copies:
             copy.start()
@@ -336,7 +337,16 @@ def run_job(
         finally:
             for copy in copies:
                 copy.join(10)
-        death = watch.first_death() if code != 0 else None
+            process.stdout.close()
+            process.stderr.close()
+        death = None
+        if code != 0:
+            watch.settle(SETTLE)  # every rank's line read, so that a death is known
+            death = watch.first_death()
+        for to, lines in held.items():  # hydra's report, left out once a death is named
+            for text in lines:
+                if death is None or not _HYDRA_REPORT.match(text):
+                    _write(to, text)
     finally:
         watch.close()
     if death is not None:
@@ -352,15 +362,35 @@ _HYDRA_REPORT = re.compile(
 )
 
 
-def _copy(source: IO[bytes], to: IO[str], watch: Watch) -> None:
-    """Copy the job's output line by line as it comes; after a death, without hydra's report."""
+#: the first line of hydra's report of a dead process: from it on, a stream is held back until
+#: the job has ended and the watch has said whether a rank died
+_HYDRA_BEGINS = re.compile(
+    r"^(=+$|\[proxy:|\[mpiexec@|YOUR APPLICATION TERMINATED|This typically refers|"
+    r"Please see the FAQ)"
+)
+
+#: how long the watch may take, once the job has ended, to read its ranks' lines to the end
+SETTLE = 10.0
+
+
+def _copy(source: IO[bytes], to: IO[str], held: dict[IO[str], list[str]]) -> None:
+    """Copy the job's output line by line as it comes, until hydra's report begins: the rest
+    is held in ``held[to]`` (printed after the job, without the report if a rank died). On a
+    busy machine hydra may report before the watch has read the dead rank's line."""
+    holding = False
     for raw in iter(source.readline, b""):
         text = raw.decode("utf-8", "replace")
-        if watch.first_death() is not None and _HYDRA_REPORT.match(text):
-            continue
-        with contextlib.suppress(OSError, ValueError):
-            to.write(text)
-            to.flush()
+        holding = holding or bool(_HYDRA_BEGINS.match(text))
+        if holding:
+            held[to].append(text)
+        else:
+            _write(to, text)
+
+
+def _write(to: IO[str], text: str) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        to.write(text)
+        to.flush()
 
 
 def _address_toward(hosts: list[str]) -> str:

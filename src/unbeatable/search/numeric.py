@@ -107,6 +107,25 @@ def deepen(
     depths: Sequence[int] = range(1, max_depth + 1) if repeat else (max_depth,)
     last: SearchResult | None = None
     rng = options.rng
+
+    def from_partial() -> SearchResult | None:
+        # what an unfinished first iteration knew, as an incomplete result
+        known = root.partial()
+        if known is None:
+            return None
+        return result(
+            state,
+            replace(known, exact=False),
+            root.counters,
+            algorithm,
+            meaning,
+            start,
+            0,
+            analyze,
+            rng,
+            options.tie_order(state),
+        )
+
     try:
         for depth in depths:
             try:
@@ -131,20 +150,7 @@ def deepen(
             if found.exact or depth >= max_depth:
                 return
         if last is None:
-            known = root.partial()
-            if known is not None:
-                last = result(
-                    state,
-                    replace(known, exact=False),
-                    root.counters,
-                    algorithm,
-                    meaning,
-                    start,
-                    0,
-                    analyze,
-                    rng,
-                    options.tie_order(state),
-                )
+            last = from_partial()
         if last is None:
             move = root.fallback()
             nothing = Iteration(0.0, False, best=() if move is None else (move,))
@@ -164,22 +170,7 @@ def deepen(
     except SearchInterrupted:
         raise
     except KeyboardInterrupt:
-        known_result = last
-        if known_result is None:
-            known = root.partial()
-            if known is not None:
-                known_result = result(
-                    state,
-                    replace(known, exact=False),
-                    root.counters,
-                    algorithm,
-                    meaning,
-                    start,
-                    0,
-                    analyze,
-                    rng,
-                    options.tie_order(state),
-                )
+        known_result = last if last is not None else from_partial()
         raise SearchInterrupted(
             None if known_result is None else interrupted(known_result, root.counters, start)
         ) from None

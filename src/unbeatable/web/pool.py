@@ -10,6 +10,9 @@
   the server's choice: it answers at once). Until a game's kernels are loaded,
   :meth:`JobPool.warming` names what is being built and the app answers that game with 503
   "warming up"; once they are, the idle workers are forked again (busy ones when they finish).
+* A forked worker lets go at once of the sockets it inherited from the server (the listening
+  one, the clients' connections), keeping only its own pipe: else a connection the server
+  closed stays open in the worker, and the client's next request on it is never read.
 * Each job has a time cap: past it the worker is stopped, a fresh one forked in its place, and
   :class:`TimedOut` raised. A request cancelled while its job runs (the client went away, or
   the server is stopping) stops its worker the same way.
@@ -30,6 +33,7 @@ import logging
 import multiprocessing as mp
 import os
 import signal
+import stat
 import threading
 import time
 import traceback
@@ -92,11 +96,41 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _drop_inherited_sockets(keep: int) -> None:
+    """Let go of every socket a forked worker inherited from the server but ``keep`` (its own
+    pipe to the server): the listening socket, the clients' connections, the other workers'
+    pipes. A worker holding a client's connection keeps it open after the server closed it
+    (an idle keep-alive connection, after 5 s), so the client never sees it end and sends its
+    next request there, which nobody reads: a browser then waits forever for the files of the
+    next page it loads. Each socket's descriptor is pointed at ``/dev/null`` rather than
+    closed, so that the number stays taken (the server's objects copied into this process
+    still name it)."""
+    folder = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd"
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for name in names:
+            fd = int(name)
+            if fd <= 2 or fd in (keep, null):
+                continue
+            try:
+                if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                    os.dup2(null, fd)
+            except OSError:  # the folder's own descriptor, gone by now
+                continue
+    finally:
+        os.close(null)
+
+
 def _worker_main(conn: Connection) -> None:
     """A worker's loop: receive a job, run it, send back ``(status, payload)``; stopped
     quietly by SIGTERM at any point."""
     try:
         signal.signal(signal.SIGTERM, _interrupt)
+        _drop_inherited_sockets(conn.fileno())
         init_worker()
         _serve(conn)
     except KeyboardInterrupt:
@@ -105,7 +139,7 @@ def _worker_main(conn: Connection) -> None:
         # ending: a stop that comes now (the server stops every worker as it shuts down) has
         # nothing left to interrupt; once _STOPPING is set the handler ignores it. A plain try
         # (not a context manager, whose set-up could itself be interrupted) covers the step.
-        try:
+        try:  # noqa: SIM105 - suppress()'s own set-up could be interrupted
             _STOPPING["now"] = True
         except KeyboardInterrupt:
             pass

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ._bitboard import U0, board_mask, bottom_mask, column_mask, winning_cells
-from ._negamax import CTRL_GEN, CTRL_SEARCHED, SHARED_BIG, solve_position
+from ._negamax import CTRL_GEN, CTRL_SEARCHED, SHARED_BIG, solve_position_kernel
 
 # status codes of play_moves (and STOPPED: a search cut short)
 OK = 0
@@ -76,7 +76,7 @@ def solve_batch(
         before = stats[0]
         shared[0] = -SHARED_BIG
         shared[1] = SHARED_BIG
-        done = solve_position(  # np.int64(0), not a literal: the one compiled solve_position
+        done = solve_position_kernel(  # np.int64(0), not a literal: one compiled signature
             current, mask, nb, weak, width, height, table, stats, fu, fi,
             db_keys, db_vals, db_ply, ctrl, np.int64(0), shared, res,
         )  # fmt: skip

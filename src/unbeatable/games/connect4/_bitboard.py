@@ -42,7 +42,7 @@ def bottom_mask(width, height):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def board_mask(width, height):
     """Every playable cell (sentinels excluded)."""
     return bottom_mask(width, height) * ((U1 << np.uint64(height)) - U1)
@@ -54,7 +54,7 @@ def column_mask(col, height):
     return ((U1 << np.uint64(height)) - U1) << (np.uint64(col) * np.uint64(height + 1))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount_loop(x):
     """Number of set bits (short loop: the words counted here are sparse)."""
     n = 0

@@ -23,9 +23,7 @@ KERNEL_SOURCES = (
     "_table.py",
     "_database_probe.py",
     "_negamax.py",
-    "_columns.py",
     "_batch.py",
-    "_line.py",
 )
 STAMP = kernels.SOURCES_STAMP
 PACKAGE = Path(__file__).resolve().parent

@@ -1,33 +1,36 @@
-# The kernels are numba-compiled: numba types them from their arguments, so they
-# carry no annotations (the typed API is ``solver.Solver``).
+# Python over the compiled search: its arguments are numba's types (numpy scalars and arrays),
+# so these carry no annotations (the typed API is ``solver.Solver``).
 # mypy: disable-error-code="no-untyped-def, no-untyped-call"
 """Every column of a position, for the Connect Four solver: each column's score
-(:func:`score_map`) or which columns are best (:func:`best_map`)."""
+(:func:`score_map`) or which columns are best (:func:`best_map`).
+
+Plain Python around the compiled search (``_negamax.negamax``, through
+``_negamax.solve_position``): a column costs one search or one probe, and the Python between
+them a few microseconds, so compiling these loops would only cost time (a compiled caller of
+``negamax`` takes a second of the cold build: numba optimises the search's code again inside
+it)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._bitboard import U0, board_mask, bottom_mask, can_win_next, column_mask, winning_cells
+from ._bits import board_mask, bottom_mask, can_win_next, column_mask, winning_cells
 from ._negamax import ABORTED, SHARED_BIG, negamax, solve_position
 
 FULL_COLUMN = -1000  # score-map marker of a full column
 
 
-@njit(cache=True, inline="always")
 def _columns_of(current_in, mask_in, width, height):
     """What :func:`score_map` and :func:`best_map` need to try each column of a position:
-    its words, its cell count, the bottom and board masks, and the cells where the side to
-    move wins at once."""
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
+    its words (Python integers), its cell count, the bottom and board masks, and the cells
+    where the side to move wins at once."""
+    current = int(current_in)
+    mask = int(mask_in)
     board = board_mask(width, height)
     wins = winning_cells(current, mask, height, board)
     return current, mask, width * height, bottom_mask(width, height), board, wins
 
 
-@njit(cache=True, nogil=True)
 def score_map(
     current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
     db_keys, db_vals, db_ply, ctrl, out_lo, out_hi, order,
@@ -42,13 +45,13 @@ def score_map(
     shared = np.zeros(2, dtype=np.int64)
     complete = True
     for i in range(order.shape[0]):
-        col = order[i]
+        col = int(order[i])
         cm = column_mask(col, height)
         m = (mask + (bottom & cm)) & cm
-        if m == U0:
+        if not m:
             out_lo[col] = FULL_COLUMN
             out_hi[col] = FULL_COLUMN
-        elif (wins & m) != U0:
+        elif wins & m:
             out_lo[col] = 1 if weak else (cells + 1 - nb) // 2
             out_hi[col] = out_lo[col]
         elif not complete:
@@ -57,11 +60,9 @@ def score_map(
         else:
             shared[0] = -SHARED_BIG
             shared[1] = SHARED_BIG
-            # np.int64(0), np.bool_(False): typed arguments, not literals, so that every
-            # caller shares one compiled solve_position (a literal compiles one of its own)
             done = solve_position(
                 current ^ mask, mask | m, nb + 1, weak, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, np.int64(0), shared, res,
+                db_keys, db_vals, db_ply, ctrl, 0, shared, res,
             )  # fmt: skip
             out_lo[col] = -res[1]
             out_hi[col] = -res[0]
@@ -70,7 +71,6 @@ def score_map(
     return complete
 
 
-@njit(cache=True, nogil=True)
 def best_map(
     current_in, mask_in, nb, width, height, table, stats, fu, fi,
     db_keys, db_vals, db_ply, ctrl, role, shared, out_lo, out_hi, order,
@@ -89,22 +89,22 @@ def best_map(
     res = np.zeros(2, dtype=np.int64)
     own = np.zeros(2, dtype=np.int64)
     complete = solve_position(
-        current, mask, nb, np.bool_(False), width, height, table, stats, fu, fi,
+        current, mask, nb, False, width, height, table, stats, fu, fi,
         db_keys, db_vals, db_ply, ctrl, role, shared, res,
     )  # fmt: skip
-    v = res[0]
+    v = int(res[0])
     target = -v
     loss = -((cells - nb) // 2)  # the opponent wins with its next stone
     for i in range(order.shape[0]):
-        col = order[i]
+        col = int(order[i])
         cm = column_mask(col, height)
         m = (mask + (bottom & cm)) & cm
         out_lo[col] = loss
         out_hi[col] = (cells - nb) // 2
-        if m == U0:
+        if not m:
             out_lo[col] = FULL_COLUMN
             out_hi[col] = FULL_COLUMN
-        elif (wins & m) != U0:
+        elif wins & m:
             out_lo[col] = (cells + 1 - nb) // 2
             out_hi[col] = out_lo[col]
         elif not complete:
@@ -118,8 +118,8 @@ def best_map(
             own[0] = -SHARED_BIG
             own[1] = SHARED_BIG
             r = negamax(
-                current ^ mask, mask | m, nb + 1, target, target + 1, width, height, table,
-                stats, fu, fi, db_keys, db_vals, db_ply, ctrl, own,
+                np.uint64(current ^ mask), np.uint64(mask | m), nb + 1, target, target + 1,
+                width, height, table, stats, fu, fi, db_keys, db_vals, db_ply, ctrl, own,
             )  # fmt: skip
             if r == ABORTED:
                 complete = False

@@ -15,28 +15,39 @@ from ._bitboard import U0, U1
 NOT_FOUND = -10_000  # db_probe: the position is not in the database
 
 
-@njit(cache=True, inline="always")
-def _huffman(p1, mask, width, height, mirrored):
-    """The database key of a position: columns left to right (right to left if ``mirrored``),
-    each stone bottom up as 2 bits (``10`` first player, ``11`` second), then a ``0`` ending
-    the column, then one more ``0``; for 12 stones this fills exactly 32 bits, read as a
-    signed 32-bit integer."""
+@njit(cache=True)
+def _huffman(p1, mask, width, height):
+    """The database keys of a position and of its mirror image. A key: columns left to right
+    (right to left for the mirror image), each stone bottom up as 2 bits (``10`` first player,
+    ``11`` second), then a ``0`` ending the column, then one more ``0``; for 12 stones this
+    fills exactly 32 bits, read as a signed 32-bit integer. One pass makes both: the mirror
+    image's key has the same column codes in the reverse order."""
     code = np.int64(0)
-    for i in range(width):
-        col = width - 1 - i if mirrored else i
+    mirrored = np.int64(0)
+    length = 0  # bits of the columns so far: where the next column goes in ``mirrored``
+    for col in range(width):
+        column = np.int64(0)
+        bits = 1  # the 0 that ends the column
         for row in range(height):
             bit = U1 << np.uint64(col * (height + 1) + row)
             if (mask & bit) == U0:
                 break
-            code = (code << 2) | (2 if (p1 & bit) != U0 else 3)
-        code <<= 1
+            column = (column << 2) | (2 if (p1 & bit) != U0 else 3)
+            bits += 2
+        column <<= 1
+        code = (code << bits) | column
+        mirrored |= column << length
+        length += bits
     code <<= 1
+    mirrored <<= 1
     if code >= (np.int64(1) << 31):
         code -= np.int64(1) << 32
-    return code
+    if mirrored >= (np.int64(1) << 31):
+        mirrored -= np.int64(1) << 32
+    return code, mirrored
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bsearch(keys, key):
     """Index of ``key`` in the sorted array ``keys``, or -1."""
     lo = 0
@@ -60,9 +71,10 @@ def db_probe(current, mask, nb, width, height, db_keys, db_vals):
     ``+-(100 - d)`` for a win or loss ``d`` plies from now (the winning stone included); a
     win whose winning stone is the ``d``-th from here scores ``(cells + 2 - nb - d) // 2``."""
     p1 = current if (nb & 1) == 0 else current ^ mask
-    i = _bsearch(db_keys, _huffman(p1, mask, width, height, False))
+    key, mirrored = _huffman(p1, mask, width, height)
+    i = _bsearch(db_keys, key)
     if i < 0:
-        i = _bsearch(db_keys, _huffman(p1, mask, width, height, True))
+        i = _bsearch(db_keys, mirrored)
         if i < 0:
             return NOT_FOUND
     v = np.int64(db_vals[i])

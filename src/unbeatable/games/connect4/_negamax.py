@@ -6,7 +6,12 @@
 
 Everything here is a pure function over ``uint64``/``int64`` scalars and numpy
 arrays, so it compiles with ``numba.njit`` and also runs as plain Python when
-``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches). The board is encoded as ``_bitboard``
+``NUMBA_DISABLE_JIT=1`` (slowly: only for tiny searches). Only :func:`negamax` is compiled for
+the questions one position asks (:func:`solve_position` and the callers in ``_columns`` and
+``_line`` are Python around it: a probe costs microseconds of Python, while every compiled
+caller of ``negamax`` cost about a second of the cold build, numba optimising the search's code
+again inside it); :func:`solve_position_kernel` is the same probes compiled, for the kernels
+that solve many positions in one call. The board is encoded as ``_bitboard``
 says, the transposition table laid out as ``_table`` says.
 
 Scores follow Pons' convention: 0 is a draw; a side that wins by placing a
@@ -34,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import _bits
 from ._bitboard import (
     U0,
     U1,
@@ -108,7 +114,7 @@ def _mark_index(key):
     return 2 + np.int64((key * HASH_MUL) >> BUSY_SHIFT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _unmark(shared, key):
     """Take back the mark of the position of key ``key``, if it still holds it."""
     i = _mark_index(key)
@@ -116,7 +122,7 @@ def _unmark(shared, key):
         shared[i] = 0
 
 
-# negamax and solve_position are long (the 60-line rule's exception for the numba kernel): each
+# negamax and probe_score are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
 # been measured: measure before splitting.
@@ -345,35 +351,14 @@ def negamax(
             done = True
 
 
-@njit(cache=True, nogil=True)
-def _probe(
-    current, mask, nb, med, width, height, table, stats, fu, fi, db_keys, db_vals, db_ply, ctrl,
-    shared, bounds,
+def probe_score(
+    current, mask, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, b,
 ):  # fmt: skip
-    """One null-window probe ``negamax(med, med + 1)``: tighten ``bounds`` (this search's
-    ``[lo, hi]``) and ``shared`` (every thread's) with its answer; return negamax's value."""
-    r = negamax(
-        current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
-        db_keys, db_vals, db_ply, ctrl, shared,
-    )  # fmt: skip
-    if r >= ABORTED:  # ABORTED or MOOT
-        return r
-    if r <= med:
-        bounds[1] = min(bounds[1], r)
-        shared[1] = min(shared[1], r)
-    else:
-        bounds[0] = max(bounds[0], r)
-        shared[0] = max(shared[0], r)
-    return r
-
-
-@njit(cache=True, nogil=True)
-def solve_position(
-    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
-    db_keys, db_vals, db_ply, ctrl, role, shared, out,
-):  # fmt: skip
-    """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
-    out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
+    """The probes of :func:`solve_position`, from the bounds ``b[0] <= score <= b[1]`` known
+    so far (the side to move cannot win with its next stone): ``b`` then holds the score, or
+    its bounds when ``ctrl`` stopped the search; True when complete. Plain Python that calls
+    only :func:`negamax`, so that it also compiles as it is (:func:`solve_position_kernel`).
 
     The interval ``[lo, hi]`` known to hold the score shrinks with each probe
     ``negamax(med, med + 1)``; ``med`` first goes half-way towards the
@@ -387,32 +372,25 @@ def solve_position(
     around every probe, and a probe that the others answered first stops (MOOT).  The main
     thread (``role`` 0) probes where a lone search would; a helper (``role`` > 0) probes next
     to it, so that the last two (the costliest) probes around the score run at the same time.
-
-    Longer than the usual function limit: a numba kernel whose weak-mode prelude and probe
-    loop share local state; split, it would pass that state through arrays.
     """
-    current = np.uint64(current_in)
-    mask = np.uint64(mask_in)
-    cells = width * height
-    bottom = bottom_mask(width, height)
-    board = board_mask(width, height)
-    if nb >= cells:
-        out[0] = 0
-        out[1] = 0
-        return True
-    if can_win_next(current, mask, height, bottom, board):
-        s = 1 if weak else (cells + 1 - nb) // 2
-        out[0] = s
-        out[1] = s
-        return True
-    b = out  # the bounds [lo, hi] known so far (no allocation per position)
-    b[0] = -((cells - nb) // 2)
-    b[1] = (cells + 1 - nb) // 2
-    if nb == db_ply:
-        v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
-        if v != NOT_FOUND:
-            b[0] = v
-            b[1] = v
+
+    def probe(med):
+        """One null-window probe ``negamax(med, med + 1)``: tighten ``b`` (this search's
+        ``[lo, hi]``) and ``shared`` (every thread's) with its answer; negamax's value."""
+        r = negamax(
+            current, mask, nb, med, med + 1, width, height, table, stats, fu, fi,
+            db_keys, db_vals, db_ply, ctrl, shared,
+        )  # fmt: skip
+        if r >= ABORTED:  # ABORTED or MOOT
+            return r
+        if r <= med:
+            b[1] = min(b[1], r)
+            shared[1] = min(shared[1], r)
+        else:
+            b[0] = max(b[0], r)
+            shared[0] = max(shared[0], r)
+        return r
+
     aborted = False
     if weak:
         # two cheap probes first: a quick win?  a quick loss?  (the score bounds make the
@@ -420,18 +398,10 @@ def solve_position(
         # wins); then the [-1, 1] window (clipping the bounds there keeps their signs)
         med = b[1] // 2
         if med > 0 and b[0] < med:
-            r = _probe(
-                current, mask, nb, med, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, shared, b,
-            )  # fmt: skip
-            aborted = r == ABORTED
+            aborted = probe(med) == ABORTED
         med = -((-b[0]) // 2)
         if not aborted and b[0] < 1 and med < 0 and b[1] > med:
-            r = _probe(
-                current, mask, nb, med, width, height, table, stats, fu, fi,
-                db_keys, db_vals, db_ply, ctrl, shared, b,
-            )  # fmt: skip
-            aborted = r == ABORTED
+            aborted = probe(med) == ABORTED
         if b[0] < 1 and b[1] > -1:
             b[0] = max(b[0], -1)
             b[1] = min(b[1], 1)
@@ -465,11 +435,7 @@ def solve_position(
             elif med - 1 >= lo and not scan:
                 med -= 1
             # else (scanning) the helper joins the main thread's probe: their marks split it
-        r = _probe(
-            current, mask, nb, med, width, height, table, stats, fu, fi,
-            db_keys, db_vals, db_ply, ctrl, shared, b,
-        )  # fmt: skip
-        aborted = r == ABORTED
+        aborted = probe(med) == ABORTED
     lo = b[0]
     hi = b[1]
     if weak:
@@ -479,6 +445,80 @@ def solve_position(
         hi = 1 if hi > 0 else (-1 if hi < 0 else 0)
         if lo > hi:  # hi < 0 was found after lo was clipped to -1
             lo = hi
-    out[0] = lo
-    out[1] = hi
+    b[0] = lo
+    b[1] = hi
     return lo == hi or not aborted
+
+
+_probe_score_kernel = njit(cache=True, nogil=True)(probe_score)
+
+
+def solve_position(
+    current, mask, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
+):  # fmt: skip
+    """Score of a position (weak: -1/0/1 only) by null-window probes: ``out[0] <= score <=
+    out[1]``, equal unless ``ctrl`` stopped the search; returns True when complete.
+    ``current`` and ``mask``: the position's words, as Python or numpy integers (see
+    :func:`probe_score` for the probes).
+
+    Python around the compiled search: the position's own cases (a full board, a win at the
+    next stone, the database's score), then a handful of probes, each one call of
+    :func:`negamax` (the compiled kernels that solve many positions in one call use
+    :func:`solve_position_kernel`, the same steps compiled)."""
+    current, mask = int(current), int(mask)
+    cells = width * height
+    if nb >= cells:
+        out[0] = 0
+        out[1] = 0
+        return True
+    bottom = _bits.bottom_mask(width, height)
+    if _bits.can_win_next(current, mask, height, bottom, _bits.board_mask(width, height)):
+        s = 1 if weak else (cells + 1 - nb) // 2
+        out[0] = s
+        out[1] = s
+        return True
+    out[0] = -((cells - nb) // 2)
+    out[1] = (cells + 1 - nb) // 2
+    word, stones = np.uint64(current), np.uint64(mask)
+    if nb == db_ply:
+        v = db_probe(word, stones, nb, width, height, db_keys, db_vals)
+        if v != NOT_FOUND:
+            out[0] = v
+            out[1] = v
+    return probe_score(
+        word, stones, nb, weak, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, role, shared, out,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def solve_position_kernel(
+    current_in, mask_in, nb, weak, width, height, table, stats, fu, fi,
+    db_keys, db_vals, db_ply, ctrl, role, shared, out,
+):  # fmt: skip
+    """:func:`solve_position` compiled, on ``uint64`` words, for the kernels that solve many
+    positions in one call (``_batch.solve_batch``): compiled only with them."""
+    current = np.uint64(current_in)
+    mask = np.uint64(mask_in)
+    cells = width * height
+    if nb >= cells:
+        out[0] = 0
+        out[1] = 0
+        return True
+    if can_win_next(current, mask, height, bottom_mask(width, height), board_mask(width, height)):
+        s = 1 if weak else (cells + 1 - nb) // 2
+        out[0] = s
+        out[1] = s
+        return True
+    out[0] = -((cells - nb) // 2)
+    out[1] = (cells + 1 - nb) // 2
+    if nb == db_ply:
+        v = db_probe(current, mask, nb, width, height, db_keys, db_vals)
+        if v != NOT_FOUND:
+            out[0] = v
+            out[1] = v
+    return _probe_score_kernel(
+        current, mask, nb, weak, width, height, table, stats, fu, fi,
+        db_keys, db_vals, db_ply, ctrl, role, shared, out,
+    )  # fmt: skip

@@ -119,7 +119,7 @@ def mirror(key, width, height):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def table_key(key, stones, width, height):
     """The key that the table files a position under: with at most ``MIRROR_STONES`` stones,
     the smaller of its key and its mirror image's (the two share an entry)."""
@@ -130,7 +130,7 @@ def table_key(key, stones, width, height):
     return key
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def table_place(h, empty, shift, region):
     """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
     bits (without generation and bound): see the module docstring for the layout. ``region``:

@@ -9,6 +9,11 @@ Rebuild it (about half an hour on a 2-core machine for 3 plies without the datab
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # Ctrl-C heard from here on: one line, exit code 130
+    from unbeatable.__main__ import guarded
+
+    guarded("unbeatable.games.connect4.book_build")
+
 import argparse
 import sys
 import time
@@ -120,7 +125,3 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,6 +3,11 @@ importing it warns. ``python -m unbeatable.games.connect4`` warms the solver up.
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # as ``python -m unbeatable.games.connect4``, with its Ctrl-C
+    from unbeatable.__main__ import guarded
+
+    guarded("unbeatable.games.connect4.__main__")
+
 import warnings
 
 from .hooks import (
@@ -31,9 +36,7 @@ __all__ = [
     "warm_up",
 ]
 
-if __name__ == "__main__":
-    print(f"Connect Four solver ready in {warm_up():.1f} s")
-else:
+if __name__ != "__main__":
     warnings.warn(
         "unbeatable.games.connect4.exact is deprecated: use unbeatable.games.connect4.hooks",
         DeprecationWarning,

@@ -273,7 +273,7 @@ class Solver:
         args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
 
         def run(w: Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
-            done: bool = K.solve_position(
+            done: bool = K.solve_position(  # type: ignore[no-untyped-call]
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
             )
             w.lo[0], w.hi[0] = w.res
@@ -312,7 +312,7 @@ class Solver:
 
         def run(w: Worker, role: int, threads: int, _: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done: bool = C.score_map(
+            done: bool = C.score_map(  # type: ignore[no-untyped-call]
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.lo, w.hi, order
             )
             return done
@@ -336,7 +336,7 @@ class Solver:
 
         def run(w: Worker, role: int, threads: int, shared: npt.NDArray[np.int64]) -> bool:
             order = self._start_order(role, threads)
-            done = bool(C.best_map(
+            done = bool(C.best_map(  # type: ignore[no-untyped-call]
                 *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.lo, w.hi,
                 order,
             ))  # fmt: skip
@@ -366,7 +366,7 @@ class Solver:
         found = [LINE_INCONSISTENT, 0]
 
         def run(w: Worker, _role: int, _threads: int, _: npt.NDArray[np.int64]) -> bool:
-            status, count = principal_line(
+            status, count = principal_line(  # type: ignore[no-untyped-call]
                 np.uint64(current), np.uint64(mask), stones, self.width, self.height,
                 self.table, w.stats, w.fu, w.fi, *db, w.ctrl, w.res, out, trace,
             )  # fmt: skip

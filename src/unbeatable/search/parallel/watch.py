@@ -65,6 +65,8 @@ WATCH_VARIABLE = "UNBEATABLE_WATCH"
 
 #: A worker keeps lines to at most this many watches (searchers) at once.
 LINES = 8
+#: Seconds the watch's thread waits for a line to read before it counts a round as idle.
+IDLE_ROUND = 0.2
 #: Seconds a worker tries to reach a watch before it searches on unwatched.
 CONNECT_TIMEOUT = 5.0
 #: The longest line a watch reads (a hello is about a hundred bytes).
@@ -228,6 +230,9 @@ class Watch:
         self.ended: list[Loss | Worker] = []
         self._wake_read, self._wake = socket.socketpair()
         self._closed = False
+        self._open = 0  # lines accepted and not ended yet
+        self._idle = 0  # rounds of the thread that found nothing to read or accept
+        self._changed = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="unbeatable-watch", daemon=True)
         self._thread.start()
         if threading.current_thread() is threading.main_thread():
@@ -254,7 +259,12 @@ class Watch:
         lines: dict[socket.socket, _Reading] = {}
         try:
             while not self._closed:
-                for found, _ in chooser.select(1.0):
+                ready = chooser.select(IDLE_ROUND)
+                if not ready:
+                    with self._changed:
+                        self._idle += 1
+                        self._changed.notify_all()
+                for found, _ in ready:
                     sock = found.fileobj
                     if sock is self._wake_read:
                         return
@@ -280,6 +290,8 @@ class Watch:
         sock.setblocking(False)
         lines[sock] = _Reading()
         chooser.register(sock, selectors.EVENT_READ, None)
+        with self._changed:
+            self._open += 1
 
     def _read(
         self, chooser: selectors.BaseSelector, lines: dict[socket.socket, _Reading],
@@ -304,6 +316,14 @@ class Watch:
         chooser.unregister(sock)
         del lines[sock]
         sock.close()
+        try:
+            self._ended(reading)
+        finally:
+            with self._changed:
+                self._open -= 1
+                self._changed.notify_all()
+
+    def _ended(self, reading: _Reading) -> None:
         if reading.worker is None:
             return
         if reading.said_bye:
@@ -314,6 +334,18 @@ class Watch:
         self.losses.append(loss)
         if not self.alarm.done():
             self.alarm.set_result(loss)
+
+    def settle(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` seconds) until the thread has accepted every line that
+        reached the port and read every one to its end: True once none is open and a round
+        of the thread has found nothing left to do. Once a job is over every rank's line is
+        closed, but on a busy machine this thread may not have read them yet: ask this before
+        :meth:`first_death`."""
+        with self._changed:
+            start = self._idle
+            return self._changed.wait_for(
+                lambda: self._idle > start and self._open == 0, timeout
+            )
 
     def first_death(self) -> Loss | None:
         """The death that began the end of a job: the first line to end, if it ended without a
