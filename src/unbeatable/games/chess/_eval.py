@@ -29,6 +29,7 @@ from ._tables import (
     CASTLE_K,
     CASTLE_Q,
     EN_PASSANT,
+    I1,
     KING,
     KNIGHT,
     P_ALL,
@@ -175,13 +176,13 @@ def _pieces(pos, tab, side, out, trace):
                 f = FILES[square & 7]
                 if pawns & f == U0:
                     m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF,
-                                1)  # fmt: skip
+                                I1)  # fmt: skip
                     mg += m
                     eg += e
             else:
                 attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
                 first = F_MOB_Q
-            m, e = _add(out, trace, sign, first + popcount(attacks & free), 1)
+            m, e = _add(out, trace, sign, first + popcount(attacks & free), I1)
             mg += m
             eg += e
             near = attacks & zone
@@ -190,20 +191,20 @@ def _pieces(pos, tab, side, out, trace):
                 units += ATTACK_WEIGHT[kind] * popcount(near)
     if attackers >= 2 and pos[b + QUEEN]:
         units = min(units, 60)
-        m, e = _add(out, trace, sign, F_KING_ATTACK, units)
+        m, e = _add(out, trace, sign, np.int64(F_KING_ATTACK), units)
         mg += m
         eg += e
-        m, e = _add(out, trace, sign, F_KING_ATTACK_SQ, units * units // 16)
+        m, e = _add(out, trace, sign, np.int64(F_KING_ATTACK_SQ), units * units // 16)
         mg += m
         eg += e
     threatened = pos[P_OCC + side] & ~pawns & by_their_pawns
     if threatened:
-        m, e = _add(out, trace, sign, F_PAWN_THREAT, popcount(threatened))
+        m, e = _add(out, trace, sign, np.int64(F_PAWN_THREAT), popcount(threatened))
         mg += m
         eg += e
     bishops = pos[b + BISHOP]
     if bishops & (bishops - U1):
-        m, e = _add(out, trace, sign, F_BISHOP_PAIR, 1)
+        m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAIR), I1)
         mg += m
         eg += e
     return mg, eg
@@ -252,11 +253,11 @@ def _pawns(pos, side, out, trace):
         if theirs & PASSED[side * 64 + square] or FORWARD[side * 64 + square] & pawns:
             continue  # not passed; or behind another of its side (the front one counts)
         rank = (square >> 3) if side == 0 else 7 - (square >> 3)
-        m, e = _add(out, trace, sign, F_PASSED + rank, 1)
+        m, e = _add(out, trace, sign, F_PASSED + rank, I1)
         mg += m
         eg += e
         if FORWARD[side * 64 + square] & occ == U0:
-            m, e = _add(out, trace, sign, F_PASSED_FREE + rank, 1)
+            m, e = _add(out, trace, sign, F_PASSED_FREE + rank, I1)
             mg += m
             eg += e
         front = square + 8 if side == 0 else square - 8
@@ -283,7 +284,7 @@ def _pawns(pos, side, out, trace):
                 index = F_SHIELD_FAR
             else:
                 continue
-            m, e = _add(out, trace, sign, index, 1)
+            m, e = _add(out, trace, sign, index, I1)
             mg += m
             eg += e
     return mg, eg
@@ -295,7 +296,7 @@ def terms(pos, tab, out, trace):
     of ``_weights`` weighted. With ``trace``, each feature's count (White's less Black's) is
     added to ``out`` (an ``int64`` array of ``N_FEATURES``: the tuner's); without, ``out`` is
     not touched (the search passes any ``int64`` array)."""
-    mg, eg = _add(out, trace, 1 if pos[P_SIDE] == 0 else -1, F_TEMPO, 1)
+    mg, eg = _add(out, trace, 1 if pos[P_SIDE] == 0 else -1, np.int64(F_TEMPO), I1)
     for side in range(2):
         m, e = _pieces(pos, tab, side, out, trace)
         mg += m

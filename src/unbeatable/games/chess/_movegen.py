@@ -67,8 +67,9 @@ from ._tables import (
 )
 
 # What gen_moves produces.
-GEN_ALL = 0  # every legal move
-GEN_NOISY = 1  # captures, en passant and promotions to a queen only (not for a side in check)
+# (numpy scalars, so that numba compiles gen_moves once: _tables.I0)
+GEN_ALL = np.int64(0)  # every legal move
+GEN_NOISY = np.int64(1)  # captures, en passant, promotions to a queen (not for a side in check)
 
 KING_SIDE_EMPTY = np.uint64(0x60)  # f1, g1 (shifted by 56 for Black)
 QUEEN_SIDE_EMPTY = np.uint64(0x0E)  # b1, c1, d1

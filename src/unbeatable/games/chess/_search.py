@@ -57,7 +57,7 @@ from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
 from ._order import KILLER_SCORE, pick, piece_to, quiet_score, reward, score_moves
-from ._tables import MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
+from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
     EXACT,
     LOWER,
@@ -209,8 +209,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
     nodes = stats[S_NODES]
     gain = stats[S_GAIN : S_GAIN + 34]
     keys[n_hist] = pos[P_KEY]
-    _enter(frames, 0, alpha, beta, depth, 1, 1 if in_check(pos, tab) else 0, 0)
-    ply = 0
+    ply = I0
+    _enter(frames, ply, alpha, beta, depth, I1, 1 if in_check(pos, tab) else 0, I0)
     value = 0
     while True:
         stage = frames[ply, F_STAGE]
@@ -317,8 +317,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                         end = gen_moves(pos, tab, moves, base, GEN_NOISY)
                     if result == ABORTED:
                         score_moves(pos, tab, moves, scores, base, end, tt_move, heur, ply,
-                                    gain, _prev(frames, ply, 1),
-                                    _prev(frames, ply, 2))  # fmt: skip
+                                    gain, _prev(frames, ply, I1),
+                                    _prev(frames, ply, I2))  # fmt: skip
                         frames[ply, F_NEXT] = base
                         frames[ply, F_END] = end
                         frames[ply, F_STAGE] = LOOP
@@ -347,7 +347,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     keys[n_hist + ply + 1] = pos[P_KEY]
                     frames[ply, F_STAGE] = AFTER_NULL
                     ply += 1
-                    _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, 0, 0, 0)
+                    _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, I0, I0, I0)
                     continue
                 else:
                     frames[ply, F_STAGE] = LOOP
@@ -371,12 +371,13 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 if stage == AFTER_REDUCED and v > alpha:
                     again = 1  # the reduced search beat alpha: at full depth, null window
                     nd = frames[ply, F_NEWDEPTH]
-                    _enter(frames, ply + 1, -alpha - 1, -alpha, nd, 0, frames[ply + 1, F_CHECK], 1)
+                    child_check = frames[ply + 1, F_CHECK]
+                    _enter(frames, ply + 1, -alpha - 1, -alpha, nd, I0, child_check, I1)
                     frames[ply, F_STAGE] = AFTER_ZW
                 elif stage == AFTER_ZW and frames[ply, F_PV] and alpha < v < beta:
                     again = 1  # inside the window of a PV node: with the full window
                     nd = frames[ply, F_NEWDEPTH]
-                    _enter(frames, ply + 1, -beta, -alpha, nd, 1, frames[ply + 1, F_CHECK], 1)
+                    _enter(frames, ply + 1, -beta, -alpha, nd, I1, frames[ply + 1, F_CHECK], I1)
                     frames[ply, F_STAGE] = AFTER_FULL
                 if again:
                     ply += 1
@@ -396,8 +397,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                                 side = np.int64(pos[P_SIDE])
                                 q0 = ply * MAX_QUIETS
                                 reward(heur, side, ply, move, frames[ply, F_DEPTH], quiets, q0,
-                                       q0 + n_q, pos, _prev(frames, ply, 1),
-                                       _prev(frames, ply, 2))  # fmt: skip
+                                       q0 + n_q, pos, _prev(frames, ply, I1),
+                                       _prev(frames, ply, I2))  # fmt: skip
                             store(tt, pos[P_KEY], move, to_tt(v, ply),
                                   _eval16(frames[ply, F_STATIC]), frames[ply, F_DEPTH], LOWER,
                                   gen)  # fmt: skip
@@ -413,8 +414,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 else:
                     frames[ply, F_BEST] = -INF
                     score_moves(pos, tab, moves, scores, base, end, frames[ply, F_TTMOVE],
-                                heur, ply, gain, _prev(frames, ply, 1),
-                                _prev(frames, ply, 2))  # fmt: skip
+                                heur, ply, gain, _prev(frames, ply, I1),
+                                _prev(frames, ply, I2))  # fmt: skip
                     frames[ply, F_NEXT] = base
                     frames[ply, F_END] = end
             if result == ABORTED:
@@ -514,8 +515,8 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             if quiet:
                 prune = (
                     depth <= HISTORY_DEPTH
-                    and quiet_score(heur, np.int64(pos[P_SIDE]), pt, move, _prev(frames, ply, 1),
-                                    _prev(frames, ply, 2)) < -HISTORY_PRUNE * depth
+                    and quiet_score(heur, np.int64(pos[P_SIDE]), pt, move, _prev(frames, ply, I1),
+                                    _prev(frames, ply, I2)) < -HISTORY_PRUNE * depth
                 ) or see(pos, tab, move, gain) < -SEE_QUIET * depth * depth  # fmt: skip
             elif scores[i] < 0:  # a capture that loses material (``_order``)
                 prune = see(pos, tab, move, gain) < -SEE_CAPTURE * depth
@@ -533,7 +534,7 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         frames[ply, F_CONT] = pt
         frames[ply, F_QUIET] = 1 if quiet else 0
         if qs:
-            _enter(frames, ply + 1, -beta, -alpha, 0, 0, gives_check, 1)
+            _enter(frames, ply + 1, -beta, -alpha, I0, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         if quiet:
@@ -544,24 +545,24 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         new_depth = depth - 1 + gives_check
         frames[ply, F_NEWDEPTH] = new_depth
         if count == 1:
-            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, 1)
+            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         r = 0
         if depth >= 3 and quiet and not check and not gives_check and count > 2 + pv_node:
             killer = scores[i] == KILLER_SCORE or scores[i] == KILLER_SCORE - 1
             side = 1 - np.int64(pos[P_SIDE])
-            history = quiet_score(heur, side, pt, move, _prev(frames, ply, 1),
-                                  _prev(frames, ply, 2))  # fmt: skip
+            history = quiet_score(heur, side, pt, move, _prev(frames, ply, I1),
+                                  _prev(frames, ply, I2))  # fmt: skip
             r = _reduction(depth, count, pv_node, killer, history)
             if not pv_node and not frames[ply, F_IMPROVING]:
                 r += 1
             r = min(max(r, 0), new_depth - 1)
         if r > 0:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, 0, gives_check, 1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_REDUCED
         else:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, 0, gives_check, 1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_ZW
         return True
     return False

@@ -253,8 +253,8 @@ class Position:
         """Every legal move, as the kernel's integers."""
         if self._legal is None:
             moves = np.empty(MAX_MOVES, dtype=np.int32)
-            with kernel_context():
-                n = _movegen.gen_moves(self._array, TABLES, moves, 0, _movegen.GEN_ALL)
+            with kernel_context():  # a writable copy: the search's build of the kernel serves
+                n = _movegen.gen_moves(self._array.copy(), TABLES, moves, 0, _movegen.GEN_ALL)
             self._legal = tuple(int(m) for m in moves[:n])
         return self._legal
 
@@ -340,7 +340,7 @@ class Position:
 
     def is_check(self) -> bool:
         with kernel_context():
-            return bool(_movegen.in_check(self._array, TABLES))
+            return bool(_movegen.in_check(self._array.copy(), TABLES))  # as in legal_moves
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self.legal_moves()
