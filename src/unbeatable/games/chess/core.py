@@ -136,7 +136,7 @@ class Position:
                 raise InvalidPositionError(
                     f"not a legal position: {fen!r} (the side not to move is in check)", text=fen
                 )
-            if _count(int(_movegen.checkers(a, TABLES))) > 2:
+            if _count(int(_movegen.checkers(a.copy(), TABLES))) > 2:  # writable: as legal_moves
                 raise InvalidPositionError(
                     f"not a legal position: {fen!r} (more than two pieces give check)", text=fen
                 )
