@@ -228,7 +228,10 @@ def play(
 def elo(scores: list[float]) -> tuple[float, float, float, float]:
     """The Elo difference of a mean score; its 95% error bar (the scores' own spread, draws
     included, times the slope of the logistic curve there); and the ends of the 95% interval
-    of the score mapped through the curve (infinite past a score of 0 or 1)."""
+    of the score mapped through the curve (infinite past a score of 0 or 1). Every game won
+    (or every game lost) has no spread to measure: the interval is then the exact binomial one
+    (Clopper-Pearson: n wins of n put the chance of a win at least 0.025 ** (1 / n)), and the
+    error bar is infinite."""
 
     def to_elo(p: float) -> float:
         if p <= 0:
@@ -238,6 +241,12 @@ def elo(scores: list[float]) -> tuple[float, float, float, float]:
         return -400 * math.log10(1 / p - 1) + 0.0  # never -0
 
     mean = statistics.fmean(scores)
+    n = len(scores)
+    if mean in (0.0, 1.0):
+        bound = 0.025 ** (1 / n)
+        if mean == 1.0:
+            return math.inf, math.inf, to_elo(bound), math.inf
+        return -math.inf, math.inf, -math.inf, to_elo(1 - bound)
     sd = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.5
     p = min(max(mean, 1e-3), 1 - 1e-3)
     bar = 1.96 * sd * 400 / (math.log(10) * p * (1 - p))

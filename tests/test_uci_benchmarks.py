@@ -39,6 +39,12 @@ def test_the_elo_of_a_score_and_its_error_bar() -> None:
     diff, _, low, high = elo([1.0, 1.0, 0.5, 0.0])
     assert diff == pytest.approx(-400 * math.log10(1 / 0.625 - 1)) and low < diff < high
     assert elo([1.0, 1.0])[0] == math.inf
+    # every game won: no spread, so the exact binomial bound (100 of 100: a win at least 96.4 %)
+    diff, bar, low, high = elo([1.0] * 100)
+    assert diff == high == bar == math.inf
+    assert low == pytest.approx(-400 * math.log10(1 / 0.025**0.01 - 1)) and 560 < low < 580
+    diff, bar, low, high = elo([0.0] * 100)
+    assert diff == low == -math.inf and bar == math.inf and high == pytest.approx(-576, abs=10)
 
 
 def test_odd_epd_lines_are_read_or_reported() -> None:
