@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import cold_compiles
 from unbeatable.games.chess import _cache
 
 PACKAGE = Path(_cache.__file__).resolve().parent
@@ -52,44 +49,17 @@ def test_every_kernel_source_is_in_the_digest() -> None:
         assert stamp.read_text() == _cache.kernel_digest(PACKAGE)
 
 
-COLD_LOAD = """
-import json
-from numba.core import event
-from unbeatable import kernels
-from unbeatable.games.chess import _cache, warm
-
-compiled = []
-
-class Compiles(event.Listener):
-    def on_start(self, ev):
-        pass
-
-    def on_end(self, ev):
-        kernel = ev.data["dispatcher"].py_func
-        if kernel.__module__.startswith("unbeatable.games.chess"):
-            compiled.append(f"{kernel.__module__}.{kernel.__qualname__}")
-
-event.register("numba:compile", Compiles())
-warm.warm_up()
-print(json.dumps({"compiled": compiled, "cached": kernels.cached_kernels(_cache.KERNELS)}))
-"""
-
-
 @pytest.mark.slow
 def test_a_cold_build_compiles_each_kernel_once(tmp_path: Path) -> None:
     """With an empty cache, the warm-up compiles every kernel of the chess core once: no
     second build of a kernel for a literal argument (``f(x, 0)``) or a read-only array passed
     from Python (a third of the cold build's time before), and as many as the group declares
     (the live line's total)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    proc = subprocess.run(
-        [sys.executable, "-c", COLD_LOAD], env=env, capture_output=True, text=True, timeout=900
-    )
-    assert proc.returncode == 0, proc.stderr
-    found = json.loads(proc.stdout.strip().splitlines()[-1])
-    compiled = found["compiled"]
+    compiled, cached = cold_compiles(
+        "unbeatable.games.chess._cache", "unbeatable.games.chess.warm.warm_up", tmp_path,
+        package="unbeatable.games.chess",
+    )  # fmt: skip
     assert "unbeatable.games.chess._search.search" in compiled
     twice = sorted({name for name in compiled if compiled.count(name) > 1})
     assert not twice, twice
-    assert found["cached"] == len(compiled) == _cache.KERNELS.kernels
+    assert cached == len(compiled) == _cache.KERNELS.kernels
