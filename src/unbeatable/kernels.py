@@ -138,15 +138,22 @@ def is_stale(package: Path, sources: tuple[str, ...]) -> bool:
     """Whether :func:`drop_stale_cache` would drop the cache in ``package/__pycache__``: it was
     not made from the current ``sources`` (or nobody said which), and it is ours to look after
     (no ``NUMBA_CACHE_DIR``, a writable tree)."""
+    return _stale_digest(package, sources) is not None
+
+
+def _stale_digest(package: Path, sources: tuple[str, ...]) -> str | None:
+    """The current sources' digest when the cache beside them is stale (see :func:`is_stale`),
+    else None."""
     if os.environ.get("NUMBA_CACHE_DIR"):
-        return False
+        return None
     cache = package / "__pycache__"
     if not os.access(cache if cache.is_dir() else package, os.W_OK):
-        return False
+        return None
+    want = source_digest(package, sources)
     try:
-        return (cache / SOURCES_STAMP).read_text() != source_digest(package, sources)
+        return None if (cache / SOURCES_STAMP).read_text() == want else want
     except OSError:
-        return True  # no stamp yet: whatever is cached is of unknown sources
+        return want  # no stamp yet: whatever is cached is of unknown sources
 
 
 def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
@@ -157,10 +164,10 @@ def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
     module's kernel compiled into it stays cached when only that other module changes. Only the
     cache beside the sources is looked after; with ``NUMBA_CACHE_DIR`` set, or a read-only
     install, nothing is done."""
-    if not is_stale(package, sources):
+    want = _stale_digest(package, sources)
+    if want is None:
         return False
     cache = package / "__pycache__"
-    want = source_digest(package, sources)
     try:
         cache.mkdir(exist_ok=True)
         for cached in cache.glob("*.nb[ic]"):
