@@ -4,6 +4,11 @@ layers above the kernels cost) in the same run.
 
     PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1            # both
     PYTHONPATH=src python benchmarks/chess_core_wac.py --seconds 1 --alone    # the core only
+    PYTHONPATH=src python benchmarks/chess_core_wac.py --nodes 2000000        # the core only
+
+``--nodes N`` searches every position to N nodes instead (the core alone, one thread): a figure
+the machine's load does not move, to tell a search's strength from the CPU it got (a free core
+of this machine searches about 2 million nodes a second).
 
 The suite, the reading of each line and what counts as solved are ``chess_wac.py``'s. For each
 position in turn: the core (a fresh table, as after ``ucinewgame``; ``--threads`` threads)
@@ -35,12 +40,21 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="the first N positions")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--alone", action="store_true", help="the core only, not the UCI engine")
+    parser.add_argument("--nodes", type=int, default=None, help="N nodes each (the core only)")
     args = parser.parse_args()
+    if args.nodes is not None:
+        args.alone, args.threads = True, 1
     suite = read_suite(SUITE, args.limit)
     searcher = Searcher(hash_mb=64, threads=args.threads)
     searcher.search(Position.initial(), Limits(depth=1))  # load the kernels
+    if args.nodes is not None:
+        limits = Limits(nodes=args.nodes)
+        each = f"{args.nodes:,} nodes"
+    else:
+        limits = Limits(movetime=args.seconds)
+        each = f"{args.seconds:g} s"
     other = None if args.alone else Player("uci", OURS)
-    print(f"WAC: {len(suite)} positions, {args.seconds:g} s each; load {load()}", flush=True)
+    print(f"WAC: {len(suite)} positions, {each} each; load {load()}", flush=True)
     solved = nodes = 0
     spent = 0.0
     try:
@@ -50,7 +64,7 @@ def main() -> None:
                 continue
             position = Position.from_fen(item.board.fen())
             searcher.clear()
-            result = searcher.search(position, Limits(movetime=args.seconds))
+            result = searcher.search(position, limits)
             move = chess.Move.from_uci(position.uci(result.best or 0))
             ok = item.solved(move)
             solved += ok
@@ -66,7 +80,7 @@ def main() -> None:
     finally:
         if other is not None:
             other.close()
-    print(f"\nWAC at {args.seconds:g} s, {len(suite)} positions:")
+    print(f"\nWAC at {each}, {len(suite)} positions:")
     print(f"core        solved {solved:4d}   {nodes / spent / 1e6:.2f} M nodes/s")
     if other is not None:
         print(f"uci         solved {other.solved:4d}   {other.errors} errors")

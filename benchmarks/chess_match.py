@@ -22,7 +22,12 @@ refused), so a long match can run across sittings; the report counts every recor
 ``--report`` prints the report of a record without playing (from its own settings: ``--record
 FILE --report`` alone). ``--nodes N`` plays every move to
 N nodes instead of on clocks (fixed-node matches, to decide an evaluation term without the
-machine's load in the result).
+machine's load in the result). ``--openings FILE`` plays the openings of a file (one a line, its
+moves in UCI from the start; ``benchmarks/data/openings-8ply.txt`` holds 300, from
+``chess_openings.py``) instead of the 32 below: at fixed nodes the same opening played twice is
+the same game, so a longer match needs more openings. ``--jobs N`` plays N games at a time, each
+between its own pair of engine processes (for fixed-node matches; on clocks the games would
+take each other's CPU).
 
 Protocol: both engines are whole processes speaking UCI through python-chess's client, each
 with its own clock: ``--base`` seconds plus ``--inc`` a move, sent as ``go wtime btime winc
@@ -47,10 +52,12 @@ import math
 import os
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import chess
 import chess.engine
@@ -131,7 +138,13 @@ class Clocks:
     spent: dict[str, float] = field(default_factory=dict)  # seconds in all
     depths: dict[str, list[int]] = field(default_factory=dict)
 
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
     def record(self, name: str, spent: float, left: float, depth: int | None, where: str) -> None:
+        with self.lock:
+            self._record(name, spent, left, depth, where)
+
+    def _record(self, name: str, spent: float, left: float, depth: int | None, where: str) -> None:
         self.lowest[name] = min(self.lowest.get(name, math.inf), left)
         if spent > self.longest.get(name, 0.0):
             self.longest[name] = spent
@@ -215,7 +228,10 @@ def play(
 def elo(scores: list[float]) -> tuple[float, float, float, float]:
     """The Elo difference of a mean score; its 95% error bar (the scores' own spread, draws
     included, times the slope of the logistic curve there); and the ends of the 95% interval
-    of the score mapped through the curve (infinite past a score of 0 or 1)."""
+    of the score mapped through the curve (infinite past a score of 0 or 1). Every game won
+    (or every game lost) has no spread to measure: the interval is then the exact binomial one
+    (Clopper-Pearson: n wins of n put the chance of a win at least 0.025 ** (1 / n)), and the
+    error bar is infinite."""
 
     def to_elo(p: float) -> float:
         if p <= 0:
@@ -225,6 +241,12 @@ def elo(scores: list[float]) -> tuple[float, float, float, float]:
         return -400 * math.log10(1 / p - 1) + 0.0  # never -0
 
     mean = statistics.fmean(scores)
+    n = len(scores)
+    if mean in (0.0, 1.0):
+        bound = 0.025 ** (1 / n)
+        if mean == 1.0:
+            return math.inf, math.inf, to_elo(bound), math.inf
+        return -math.inf, math.inf, -math.inf, to_elo(1 - bound)
     sd = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.5
     p = min(max(mean, 1e-3), 1 - 1e-3)
     bar = 1.96 * sd * 400 / (math.log(10) * p * (1 - p))
@@ -291,6 +313,33 @@ class Record:
             with open(self.path, "a", encoding="utf-8") as f:
                 f.write(json.dumps(game) + "\n")
 
+    def played(self) -> set[int]:
+        """The numbers of the games recorded (with ``--jobs`` they may finish out of order)."""
+        return {int(g["game"]) for g in self.games}  # type: ignore[call-overload]
+
+
+def read_openings(path: Path) -> list[str]:
+    """The openings of a file: one a line, moves in UCI from the start (``#`` comments)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise SystemExit(f"--openings {path}: {err.strerror}") from None
+    openings = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        board = chess.Board()
+        try:
+            for move in line.split():
+                board.push_uci(move)
+        except ValueError:
+            raise SystemExit(f"--openings {path}, line {number}: not legal moves: {line}") from None
+        openings.append(line)
+    if not openings:
+        raise SystemExit(f"--openings {path}: no opening in it")
+    return openings
+
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
     options = {}
@@ -302,7 +351,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--opponent", help="the other engine's UCI command (not needed with --report)"
@@ -319,6 +368,10 @@ def main() -> None:
     parser.add_argument(
         "--nodes", type=int, default=None, help="every move searched to N nodes (no clocks)"
     )
+    parser.add_argument(
+        "--openings", type=Path, default=None, help="a file of openings (UCI moves a line)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
     parser.add_argument("--pgn", type=Path, default=None, help="write the games here")
     parser.add_argument(
         "--record", type=Path, default=None, help="keep every game here; resume from it"
@@ -330,61 +383,117 @@ def main() -> None:
         "--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), default=None,
         help="stop when an SPRT (5%% errors each way) decides between these Elo differences",
     )  # fmt: skip
-    args = parser.parse_args()
-    if args.report:  # the record's own settings: no need to repeat them
-        if args.record is None or not args.record.exists():
-            raise SystemExit("--report wants an existing --record file")
-        lines = args.record.read_text(encoding="utf-8").splitlines()
-        summarize([json.loads(line) for line in lines[1:] if line.strip()], args.sprt)
-        return
-    if args.opponent is None:
-        raise SystemExit("--opponent is needed to play a match")
-    if args.games < 1 or args.base <= 0 or args.inc < 0:
-        raise SystemExit("--games must be at least 1, --base positive, --inc not negative")
-    theirs, mine = parse_options(args.option), parse_options(args.our_option)
-    settings: dict[str, object] = {
-        "opponent": args.opponent, "options": theirs, "ours": args.ours, "our_options": mine,
-        "base": args.base, "inc": args.inc, "max_plies": args.max_plies,
-    }  # fmt: skip
-    if args.nodes is not None:
-        settings["nodes"] = args.nodes
-    record = Record(args.record, settings)
-    ours = Player(US, args.ours.split() if args.ours else OURS, mine)
-    other_name = Path(args.opponent.split()[0]).name
-    other = Player(other_name, args.opponent.split(), theirs)
-    other_name = other.engine.id.get("name", other_name)
-    other.name = other_name if other_name != US else f"{US} (opponent)"
-    described = "".join(f" {name}={value}" for name, value in theirs.items())
-    our_settings = "".join(f" {name}={value}" for name, value in mine.items())
-    pace = f"{args.base:g} s + {args.inc:g} s a move" if args.nodes is None else (
-        f"{args.nodes} nodes a move"
-    )
-    print(
-        f"{US}{our_settings} vs {other.name}{described}: {args.games} games at "
-        f"{pace}, openings of four plies, colours alternating, "
-        f"draw at {args.max_plies} plies"
-        + (f", SPRT {args.sprt[0]:g} vs {args.sprt[1]:g} Elo" if args.sprt else ""),
-        flush=True,
-    )
-    if record.games:
-        print(f"resuming after the {len(record.games)} games recorded in {args.record}")
-    print(f"load average at the start: {load()}", flush=True)
-    clocks = Clocks()
-    pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
-    try:
-        for number in range(len(record.games), args.games):
-            if args.sprt and decided(record.games, args.sprt):
-                break
-            opening = OPENINGS[(number // 2) % len(OPENINGS)]
-            we_are_white = number % 2 == 0
-            white, black = (ours, other) if we_are_white else (other, ours)
-            started = time.time()
-            result = play(
-                white, black, opening, args.base, args.inc, args.max_plies, clocks, number + 1,
-                args.nodes,
+    return parser.parse_args()
+
+
+class Match:
+    """The games of a match, played one or ``--jobs`` at a time (each job with its own pair of
+    engines), recorded and printed as they end."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.openings = OPENINGS if args.openings is None else read_openings(args.openings)
+        self.theirs, self.mine = parse_options(args.option), parse_options(args.our_option)
+        settings: dict[str, object] = {
+            "opponent": args.opponent, "options": self.theirs, "ours": args.ours,
+            "our_options": self.mine, "base": args.base, "inc": args.inc,
+            "max_plies": args.max_plies,
+        }  # fmt: skip
+        if args.nodes is not None:
+            settings["nodes"] = args.nodes
+        if args.openings is not None:
+            settings["openings"] = args.openings.name
+        self.record = Record(args.record, settings)
+        self.clocks = Clocks()
+        self.lock = threading.Lock()  # the record, the printing, the PGN file, the pairs
+        self.local = threading.local()
+        self.pairs: list[tuple[Player, Player]] = []  # every pair started
+        self.spare: list[tuple[Player, Player]] = []  # started, not yet taken by a job
+        self.pgn: TextIO | None = None
+
+    def players(self) -> tuple[Player, Player]:
+        """A new pair of engines: ours and the opponent."""
+        args = self.args
+        ours = Player(US, args.ours.split() if args.ours else OURS, self.mine)
+        name = Path(args.opponent.split()[0]).name
+        other = Player(name, args.opponent.split(), self.theirs)
+        name = other.engine.id.get("name", name)
+        other.name = name if name != US else f"{US} (opponent)"
+        with self.lock:
+            self.pairs.append((ours, other))
+        return ours, other
+
+    def run(self) -> None:
+        args = self.args
+        ours, other = self.players()
+        self.spare.append((ours, other))
+        described = "".join(f" {name}={value}" for name, value in self.theirs.items())
+        our_settings = "".join(f" {name}={value}" for name, value in self.mine.items())
+        pace = f"{args.base:g} s + {args.inc:g} s a move" if args.nodes is None else (
+            f"{args.nodes} nodes a move"
+        )
+        openings = "openings of four plies" if args.openings is None else (
+            f"the {len(self.openings)} openings of {args.openings.name}"
+        )
+        print(
+            f"{US}{our_settings} vs {other.name}{described}: {args.games} games at "
+            f"{pace}, {openings}, colours alternating, draw at {args.max_plies} plies"
+            + (f", SPRT {args.sprt[0]:g} vs {args.sprt[1]:g} Elo" if args.sprt else "")
+            + (f", {args.jobs} games at a time" if args.jobs > 1 else ""),
+            flush=True,
+        )
+        if self.record.games:
+            print(
+                f"resuming after the {len(self.record.games)} games recorded in {args.record}"
             )
-            score = 1.0 if result.winner == US else 0.5 if result.winner is None else 0.0
-            record.add(
+        print(f"load average at the start: {load()}", flush=True)
+        self.pgn = open(args.pgn, "a", encoding="utf-8") if args.pgn else None  # noqa: SIM115
+        played = self.record.played()
+        todo = [n for n in range(args.games) if n + 1 not in played]
+        try:
+            if args.jobs == 1:
+                for number in todo:
+                    if not self.one(number):
+                        break
+            else:
+                with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+                    for future in [pool.submit(self.one, number) for number in todo]:
+                        future.result()
+        finally:
+            for us, them in self.pairs:
+                us.close()
+                them.close()
+            if self.pgn is not None:
+                self.pgn.close()
+        if self.clocks.moves:
+            print()
+            times(self.clocks, other.name)
+        summarize(self.record.games, args.sprt, other.name)
+        print(f"load average at the end: {load()}")
+
+    def one(self, number: int) -> bool:
+        """Play game ``number`` (from 0) with this job's engines; False once an SPRT has
+        decided (the game is not played)."""
+        args = self.args
+        with self.lock:
+            if args.sprt and decided(self.record.games, args.sprt):
+                return False
+            pair = getattr(self.local, "pair", None) or (self.spare.pop() if self.spare else None)
+        if pair is None:
+            pair = self.players()
+        self.local.pair = pair
+        us, them = pair
+        opening = self.openings[(number // 2) % len(self.openings)]
+        we_are_white = number % 2 == 0
+        white, black = (us, them) if we_are_white else (them, us)
+        started = time.time()
+        result = play(
+            white, black, opening, args.base, args.inc, args.max_plies, self.clocks, number + 1,
+            args.nodes,
+        )
+        score = 1.0 if result.winner == US else 0.5 if result.winner is None else 0.0
+        with self.lock:
+            self.record.add(
                 {
                     "game": number + 1, "white": white.name, "black": black.name,
                     "opening": opening, "score": score,
@@ -403,28 +512,38 @@ def main() -> None:
                 f"load {load()}",
                 flush=True,
             )
-            if pgn is not None:
-                game = chess.pgn.Game.from_board(result.board)
-                game.headers.update(
-                    Event="chess_match.py", Round=str(number + 1), White=white.name,
-                    Black=black.name, Termination=result.reason,
-                    TimeControl=f"{args.base:g}+{args.inc:g}",
-                )
-                game.headers["Result"] = (
-                    "1/2-1/2" if result.winner is None
-                    else "1-0" if result.winner == white.name else "0-1"
-                )
-                print(game, file=pgn, end="\n\n", flush=True)
-    finally:
-        ours.close()
-        other.close()
-        if pgn is not None:
-            pgn.close()
-    if clocks.moves:
-        print()
-        times(clocks, other.name)
-    summarize(record.games, args.sprt, other.name)
-    print(f"load average at the end: {load()}")
+            if self.pgn is not None:
+                self.write_pgn(result, number, white.name, black.name)
+        return True
+
+    def write_pgn(self, result: Result, number: int, white: str, black: str) -> None:
+        assert self.pgn is not None
+        game = chess.pgn.Game.from_board(result.board)
+        game.headers.update(
+            Event="chess_match.py", Round=str(number + 1), White=white, Black=black,
+            Termination=result.reason, TimeControl=f"{self.args.base:g}+{self.args.inc:g}",
+        )  # fmt: skip
+        game.headers["Result"] = (
+            "1/2-1/2" if result.winner is None else "1-0" if result.winner == white else "0-1"
+        )
+        print(game, file=self.pgn, end="\n\n", flush=True)
+
+
+def main() -> None:
+    args = arguments()
+    if args.report:  # the record's own settings: no need to repeat them
+        if args.record is None or not args.record.exists():
+            raise SystemExit("--report wants an existing --record file")
+        lines = args.record.read_text(encoding="utf-8").splitlines()
+        summarize([json.loads(line) for line in lines[1:] if line.strip()], args.sprt)
+        return
+    if args.opponent is None:
+        raise SystemExit("--opponent is needed to play a match")
+    if args.games < 1 or args.base <= 0 or args.inc < 0 or args.jobs < 1:
+        raise SystemExit(
+            "--games and --jobs must be at least 1, --base positive, --inc not negative"
+        )
+    Match(args).run()
 
 
 def decided(games: list[dict[str, object]], bounds: list[float]) -> bool:

@@ -1,11 +1,17 @@
 """Helpers the test modules share: the command line run in-process (``run``), the one line a
 user error prints (``one_error_line``; ``error_line`` for an argument error, without its
-prefix), and random positions."""
+prefix), random positions, and what a cold build of a game's kernels compiles
+(``cold_compiles``)."""
 
 from __future__ import annotations
 
 import io
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import IO
 
 from unbeatable import State, cli, get_game
@@ -62,3 +68,46 @@ def random_position(spec: str, plies: int, rng: random.Random | int) -> State:
             break
         state = child
     return state
+
+
+_COLD_COMPILES = """
+import json, sys
+from numba.core import event
+from unbeatable import kernels
+
+module, warm, package = sys.argv[1:]
+compiled = []
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        kernel = ev.data["dispatcher"].py_func
+        if kernel.__module__.startswith(package):
+            compiled.append(f"{kernel.__module__}.{kernel.__qualname__}")
+
+event.register("numba:compile", Compiles())
+loaded = __import__(module, fromlist=["KERNELS"])
+getattr(__import__(warm.rsplit(".", 1)[0], fromlist=["_"]), warm.rsplit(".", 1)[1])()
+print(json.dumps({"compiled": compiled, "cached": kernels.cached_kernels(loaded.KERNELS)}))
+"""
+
+
+def cold_compiles(
+    group_module: str, warm: str, cache: Path, package: str = "", timeout: float = 900
+) -> tuple[list[str], int]:
+    """What loading a game's kernels compiles with an empty numba cache (``cache``), in a
+    fresh process: every kernel compiled (``module.qualname``, in order, those of modules
+    under ``package``), and how many kernels of the group (``group_module.KERNELS``) numba's
+    cache holds after. ``warm``: the function that loads them (``module.function``)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env["PYTHONPATH"] = os.pathsep.join([src, *filter(None, [env.get("PYTHONPATH")])])
+    proc = subprocess.run(
+        [sys.executable, "-c", _COLD_COMPILES, group_module, warm, package],
+        env=env, capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    return found["compiled"], found["cached"]

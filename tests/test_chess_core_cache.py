@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import cold_compiles
 from unbeatable.games.chess import _cache
 
 PACKAGE = Path(_cache.__file__).resolve().parent
+REPO = Path(__file__).resolve().parent.parent
 
 
 def test_a_cache_of_other_kernel_sources_is_dropped(
@@ -45,3 +47,19 @@ def test_every_kernel_source_is_in_the_digest() -> None:
     stamp = PACKAGE / "__pycache__" / _cache.STAMP
     if stamp.exists():  # absent only where the package directory is not writable
         assert stamp.read_text() == _cache.kernel_digest(PACKAGE)
+
+
+@pytest.mark.slow
+def test_a_cold_build_compiles_each_kernel_once(tmp_path: Path) -> None:
+    """With an empty cache, the warm-up compiles every kernel of the chess core once: no
+    second build of a kernel for a literal argument (``f(x, 0)``) or a read-only array passed
+    from Python (a third of the cold build's time before), and as many as the group declares
+    (the live line's total)."""
+    compiled, cached = cold_compiles(
+        "unbeatable.games.chess._cache", "unbeatable.games.chess.warm.warm_up", tmp_path,
+        package="unbeatable.games.chess",
+    )  # fmt: skip
+    assert "unbeatable.games.chess._search.search" in compiled
+    twice = sorted({name for name in compiled if compiled.count(name) > 1})
+    assert not twice, twice
+    assert cached == len(compiled) == _cache.KERNELS.kernels

@@ -6,15 +6,12 @@ and what a cold load of the solver compiles."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.nojit import REPO, run_without_jit
+from tests.helpers import cold_compiles
+from tests.nojit import run_without_jit
 from unbeatable.games.connect4 import hooks
 
 CHECK = """
@@ -75,41 +72,17 @@ def test_python_bit_operations_match_the_kernels() -> None:
     assert int(run_without_jit(CHECK)) > 1200  # positions checked
 
 
-COLD_LOAD = """
-import json, os, sys
-from numba.core import event
-from unbeatable import kernels
-from unbeatable.games.connect4 import hooks
-
-compiled = []
-
-class Compiles(event.Listener):
-    def on_start(self, ev):
-        pass
-
-    def on_end(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__name__)
-
-event.register("numba:compile", Compiles())
-hooks.warm_up()
-print(json.dumps({"compiled": compiled, "cached": kernels.cached_kernels(hooks.KERNELS)}))
-"""
-
-
 @pytest.mark.slow
 def test_a_cold_load_compiles_the_search_and_its_helpers_once_each(tmp_path: Path) -> None:
     """What the solver's loading builds with an empty cache: ``negamax`` and the few kernels it
     calls, each once (a Python caller passing other argument types would compile another),
     and as many as the group declares (the live line's total)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    proc = subprocess.run(
-        [sys.executable, "-c", COLD_LOAD], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stderr
-    found = json.loads(proc.stdout.strip().splitlines()[-1])
-    compiled = found["compiled"]
+    found, cached = cold_compiles(
+        "unbeatable.games.connect4.hooks", "unbeatable.games.connect4.hooks.warm_up", tmp_path,
+        timeout=600,
+    )  # fmt: skip
+    compiled = [name.rsplit(".", 1)[-1] for name in found]
     assert "negamax" in compiled
     assert len(compiled) == len(set(compiled)), compiled  # no kernel twice
     assert not {"score_map", "best_map", "principal_line", "solve_batch"} & set(compiled)
-    assert found["cached"] == len(compiled) == hooks.KERNELS.kernels
+    assert cached == len(compiled) == hooks.KERNELS.kernels

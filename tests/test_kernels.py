@@ -162,6 +162,30 @@ def test_cache_dir_follows_numba_cache_dir_and_the_tree(
     assert (chosen / "unbeatable-g.kernels").read_text() == "2"
 
 
+def test_a_cache_of_other_sources_is_cold_before_it_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``unbeatable warm`` asks is_cold before the game's import drops a stale cache: a cache
+    beside sources that changed since it was made is cold (it said "loaded from numba's
+    cache" of a build)."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    (tmp_path / "_x.py").write_text("X = 1\n")
+    group = KernelGroup("g", "the g kernels", tmp_path, ("_x.py",), 10, 1)
+    cache = tmp_path / "__pycache__"
+    assert kernels.is_stale(tmp_path, group.sources)  # no stamp: sources unknown
+    assert kernels.drop_stale_cache(tmp_path, group.sources)
+    assert not kernels.is_stale(tmp_path, group.sources)
+    (cache / "_x.f-1.py311.1.nbc").write_bytes(b"")
+    kernels.remember(group)
+    assert not kernels.is_cold(group)
+    (tmp_path / "_x.py").write_text("X = 2\n")  # the package changed (an upgrade, an edit)
+    assert kernels.is_stale(tmp_path, group.sources) and kernels.is_cold(group)
+    assert kernels.drop_stale_cache(tmp_path, group.sources)
+    assert kernels.cached_kernels(group) == 0 and kernels.is_cold(group)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "c"))  # not ours to look after
+    assert not kernels.is_stale(tmp_path, group.sources)
+
+
 def test_the_games_register_their_kernel_groups() -> None:
     from unbeatable.games.chess import _cache as chess_cache
     from unbeatable.games.connect4 import _cache, hooks

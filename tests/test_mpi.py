@@ -36,6 +36,7 @@ def _mpi_ready() -> str | None:
 pytestmark = [
     pytest.mark.skipif(_mpi_ready() is not None, reason=str(_mpi_ready())),
     pytest.mark.slow,  # MPI jobs: separate processes, seconds each
+    pytest.mark.usefixtures("mpi_jobs_one_at_a_time"),
 ]
 
 JOB = textwrap.dedent(

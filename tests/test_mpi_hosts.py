@@ -65,6 +65,7 @@ def _why_not() -> str | None:
 pytestmark = [
     pytest.mark.skipif(_why_not() is not None, reason=f"no MPI hosts here: {_why_not()}"),
     pytest.mark.slow,  # each test is an MPI job over three namespaces: seconds
+    pytest.mark.usefixtures("mpi_jobs_one_at_a_time"),
 ]
 
 

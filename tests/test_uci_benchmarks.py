@@ -39,6 +39,12 @@ def test_the_elo_of_a_score_and_its_error_bar() -> None:
     diff, _, low, high = elo([1.0, 1.0, 0.5, 0.0])
     assert diff == pytest.approx(-400 * math.log10(1 / 0.625 - 1)) and low < diff < high
     assert elo([1.0, 1.0])[0] == math.inf
+    # every game won: no spread, so the exact binomial bound (100 of 100: a win at least 96.4 %)
+    diff, bar, low, high = elo([1.0] * 100)
+    assert diff == high == bar == math.inf
+    assert low == pytest.approx(-400 * math.log10(1 / 0.025**0.01 - 1)) and 560 < low < 580
+    diff, bar, low, high = elo([0.0] * 100)
+    assert diff == low == -math.inf and bar == math.inf and high == pytest.approx(-576, abs=10)
 
 
 def test_odd_epd_lines_are_read_or_reported() -> None:
@@ -150,3 +156,30 @@ def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
     assert missing.returncode != 0 and "--report wants an existing --record" in missing.stderr
     bare = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
     assert bare.returncode != 0 and "--opponent is needed" in bare.stderr
+
+
+@pytest.mark.slow
+def test_a_match_plays_openings_of_a_file_two_games_at_a_time(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two openings\ne2e4 e7e5\n\nd2d4 d7d5 c2c4\n", encoding="utf-8")
+    record = tmp_path / "match.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_match.py"), "--opponent", OURS,
+         "--nodes", "300", "--max-plies", "8", "--games", "4", "--jobs", "2", "--openings",
+         str(openings), "--record", str(record)],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert "the 2 openings of openings.txt" in done.stdout and "2 games at a time" in done.stdout
+    games = [json.loads(line) for line in record.read_text().splitlines()[1:]]
+    assert sorted(g["game"] for g in games) == [1, 2, 3, 4]
+    by_game = {g["game"]: g["opening"] for g in games}
+    assert by_game[1] == by_game[2] == "e2e4 e7e5" and by_game[3] == "d2d4 d7d5 c2c4"
+    assert json.loads(record.read_text().splitlines()[0])["openings"] == "openings.txt"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("e2e4 e2e4\n", encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_match.py"), "--opponent", OURS,
+         "--openings", str(bad)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode != 0 and "line 1: not legal moves: e2e4 e2e4" in refused.stderr

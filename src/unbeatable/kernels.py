@@ -50,6 +50,7 @@ __all__ = [
     "drop_stale_cache",
     "groups",
     "is_cold",
+    "is_stale",
     "register",
     "remember",
     "set_notice",
@@ -133,6 +134,28 @@ def source_digest(package: Path, sources: tuple[str, ...]) -> str:
 SOURCES_STAMP = "kernels.sha256"
 
 
+def is_stale(package: Path, sources: tuple[str, ...]) -> bool:
+    """Whether :func:`drop_stale_cache` would drop the cache in ``package/__pycache__``: it was
+    not made from the current ``sources`` (or nobody said which), and it is ours to look after
+    (no ``NUMBA_CACHE_DIR``, a writable tree)."""
+    return _stale_digest(package, sources) is not None
+
+
+def _stale_digest(package: Path, sources: tuple[str, ...]) -> str | None:
+    """The current sources' digest when the cache beside them is stale (see :func:`is_stale`),
+    else None."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    cache = package / "__pycache__"
+    if not os.access(cache if cache.is_dir() else package, os.W_OK):
+        return None
+    want = source_digest(package, sources)
+    try:
+        return None if (cache / SOURCES_STAMP).read_text() == want else want
+    except OSError:
+        return want  # no stamp yet: whatever is cached is of unknown sources
+
+
 def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
     """Delete the cached kernels in ``package/__pycache__`` unless they were made from the
     current ``sources`` (by :data:`SOURCES_STAMP`); return True when the cache was dropped.
@@ -141,23 +164,18 @@ def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
     module's kernel compiled into it stays cached when only that other module changes. Only the
     cache beside the sources is looked after; with ``NUMBA_CACHE_DIR`` set, or a read-only
     install, nothing is done."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
+    want = _stale_digest(package, sources)
+    if want is None:
         return False
     cache = package / "__pycache__"
-    want = source_digest(package, sources)
-    stamp = cache / SOURCES_STAMP
-    try:
-        if stamp.read_text() == want:
-            return False
-    except OSError:
-        pass  # no stamp yet: whatever is cached is of unknown sources
     try:
         cache.mkdir(exist_ok=True)
         for cached in cache.glob("*.nb[ic]"):
             cached.unlink(missing_ok=True)
         fresh = cache / f"{SOURCES_STAMP}.{os.getpid()}"
         fresh.write_text(want)
-        fresh.replace(stamp)  # atomic: a process starting beside this one reads all or none
+        # atomic: a process starting beside this one reads all or none
+        fresh.replace(cache / SOURCES_STAMP)
     except OSError:
         return False  # not writable here: numba cannot cache here either
     return True
@@ -171,7 +189,10 @@ def is_cold(group: KernelGroup) -> bool:
     """Whether loading the group would build kernels, as far as the cache's files tell: none
     cached, or fewer than the last complete load here left (:func:`remember`). Cheap: no
     numba. A cache partly filled by a load that did not complete is taken for warm: a kernel
-    then built is said at its first compile."""
+    then built is said at its first compile. A cache of other sources (the package changed
+    since: :func:`is_stale`) is cold too: loading the group drops it first."""
+    if is_stale(group.directory, group.sources):
+        return True
     expected = 1
     with suppress(OSError, ValueError):
         expected = max(1, int(_stamp(group).read_text()))

@@ -191,7 +191,28 @@ def probe(launcher: str, first: str, host: str, timeout: float) -> Probe:
     mine = [r for r in reports if r.get("rank") == len(hosts) - 1]
     if process.returncode == 0 and mine:
         return Probe(host, mine[0], "")
-    return Probe(host, None, _why(err, process.returncode))
+    why, said = _why(err, process.returncode)
+    if not said:  # hydra gave up before passing the launcher's words on (a race of its own)
+        why = _launcher_words(host, timeout) or why
+    return Probe(host, None, why)
+
+
+def _launcher_words(host: str, timeout: float) -> str | None:
+    """Why ssh, as hydra runs it (``HYDRA_LAUNCHER``, ``HYDRA_LAUNCHER_EXEC``), cannot reach
+    ``host``: its first line, asked directly; None for another launcher, or when it says
+    nothing or reaches the host."""
+    if os.environ.get("HYDRA_LAUNCHER", "ssh") != "ssh":
+        return None
+    program = os.environ.get("HYDRA_LAUNCHER_EXEC") or "ssh"
+    try:
+        done = subprocess.run(
+            [program, "-x", "-oBatchMode=yes", host, "true"], stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=timeout,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    return cut(lines[0], 300) if done.returncode != 0 and lines else None
 
 
 def _kill(process: subprocess.Popen[str]) -> None:
@@ -227,10 +248,10 @@ def _descendants(pid: int) -> list[int]:
 _HYDRA = re.compile(r"^\[[^\]]*\]\s+\S+\s+\([^)]*\):\s*")
 
 
-def _why(stderr: str, code: int) -> str:
+def _why(stderr: str, code: int) -> tuple[str, bool]:
     """The telling line of a failed start: the launcher's own words (ssh's) first, then a
     proxy's, then mpiexec's (hydra's location prefix taken off); the streams arrive in any
-    order."""
+    order. With it, whether the launcher's words were among them."""
     launcher: list[str] = []
     proxy: list[str] = []
     main: list[str] = []
@@ -242,8 +263,8 @@ def _why(stderr: str, code: int) -> str:
         group.append(text)
     for group in (launcher, proxy, main):
         if group:
-            return cut(group[0], 300)
-    return f"mpiexec exited with code {code}"
+            return cut(group[0], 300), group is launcher
+    return f"mpiexec exited with code {code}", False
 
 
 def _describe(found: Probe) -> str:

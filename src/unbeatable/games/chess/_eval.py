@@ -3,11 +3,14 @@
 # mypy: disable-error-code="no-untyped-def, no-untyped-call"
 """The evaluation and the static exchange evaluation of the search.
 
-``evaluate``: PeSTO's tapered evaluation (material and piece-square tables for the middle game
-and the end game, blended by the material left: ``_pesto``), read from the sums that make/unmake
-keep up to date, in centipawns from the side to move's view. Nothing else for now: each further
-term (mobility, pawn structure, king safety, passed pawns) is to be added only when a measured
-match says it pays.
+``evaluate``: a tapered evaluation (middle game and end game values blended by the material
+left), in centipawns from the side to move's view: PeSTO's material and piece-square tables
+(``_pesto``, read from the sums that make/unmake keep up to date) and the terms of ``terms``,
+each a feature counted on the board times its weight (``_weights``): mobility by piece and
+number of safe squares, attacks on the enemy king's zone and the pawn shield before a king,
+passed pawns by rank (free to advance, the kings' distances), rooks on open and half-open files,
+the bishop pair, doubled and isolated pawns, pieces attacked by pawns and the move's tempo. The
+terms were kept together because a match said they pay (docs/chess.md).
 
 ``see``: what a capture wins or loses once every piece that bears on its square has taken in
 turn, least valuable first, each side free to stop taking when that suits it (the swap
@@ -17,6 +20,7 @@ algorithm; pieces uncovered behind a capturer join in; pins are ignored).
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ._movegen import bishop_attacks, rook_attacks
 from ._tables import (
@@ -25,6 +29,7 @@ from ._tables import (
     CASTLE_K,
     CASTLE_Q,
     EN_PASSANT,
+    I1,
     KING,
     KNIGHT,
     P_ALL,
@@ -44,9 +49,34 @@ from ._tables import (
     T_PAWN,
     U0,
     U1,
+    U7,
     bit,
     kernel,
     lsb,
+    popcount,
+)
+from ._weights import (
+    F_BISHOP_PAIR,
+    F_DOUBLED,
+    F_ISOLATED,
+    F_KING_ATTACK,
+    F_KING_ATTACK_SQ,
+    F_MOB_B,
+    F_MOB_N,
+    F_MOB_Q,
+    F_MOB_R,
+    F_PASSED,
+    F_PASSED_FREE,
+    F_PASSED_MY_KING,
+    F_PASSED_THEIR_KING,
+    F_PAWN_THREAT,
+    F_ROOK_HALF,
+    F_ROOK_OPEN,
+    F_SHIELD_FAR,
+    F_SHIELD_MISSING,
+    F_SHIELD_NEAR,
+    F_TEMPO,
+    WEIGHTS,
 )
 
 PHASE_FULL = 24
@@ -54,14 +84,252 @@ PHASE_FULL = 24
 SEE_VALUE = np.array([100, 320, 330, 500, 900, 20_000, 0], dtype=np.int64)
 
 
+def _masks() -> tuple[npt.NDArray[np.uint64], ...]:
+    """Per colour and square (``colour * 64 + square``): the squares ahead on the file; ahead on
+    the file and the two beside it (a pawn there stops a passed pawn); the king's zone (the
+    king's square, the squares around it and the rank beyond those, toward the other side);
+    and per pair of squares (``a * 64 + b``) their distance in king moves."""
+    forward = np.zeros(128, dtype=np.uint64)
+    passed = np.zeros(128, dtype=np.uint64)
+    zone = np.zeros(128, dtype=np.uint64)
+    distance = np.zeros(4096, dtype=np.uint64)
+    for colour in range(2):
+        step = 1 if colour == 0 else -1
+        for square in range(64):
+            rank, file = divmod(square, 8)
+            ahead = 0
+            beside = 0
+            r = rank + step
+            while 0 <= r < 8:
+                ahead |= 1 << (r * 8 + file)
+                for f in (file - 1, file + 1):
+                    if 0 <= f < 8:
+                        beside |= 1 << (r * 8 + f)
+                r += step
+            forward[colour * 64 + square] = ahead
+            passed[colour * 64 + square] = ahead | beside
+            z = 0
+            for dr in (-1, 0, 1, 2 * step):
+                for df in (-1, 0, 1):
+                    rr, ff = rank + dr, file + df
+                    if 0 <= rr < 8 and 0 <= ff < 8:
+                        z |= 1 << (rr * 8 + ff)
+            zone[colour * 64 + square] = z
+    for a in range(64):
+        for b in range(64):
+            distance[a * 64 + b] = max(abs(a // 8 - b // 8), abs(a % 8 - b % 8))
+    return forward, passed, zone, distance
+
+
+FORWARD, PASSED, KING_ZONE, DISTANCE = _masks()
+FILE_A = np.uint64(0x0101010101010101)
+FILES = np.array([0x0101010101010101 << f for f in range(8)], dtype=np.uint64)
+NOT_A = ~FILE_A
+NOT_H = ~(FILE_A << U7)
+S7 = np.uint64(7)
+S9 = np.uint64(9)
+
+ATTACK_WEIGHT = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per square of the king's zone
+EXTRAS = True  # False: PeSTO alone (to measure the terms against)
+
+
 @kernel
-def evaluate(pos):
-    """The position for the side to move, in centipawns (PeSTO, tapered)."""
+def _add(out, trace, sign, index, count):
+    """The weighted ``count`` of feature ``index`` for the side of ``sign`` (+1 White, -1
+    Black) as (middle game, end game); with ``trace``, the count is also added to ``out``."""
+    if trace:
+        out[index] += sign * count
+    return sign * count * WEIGHTS[0, index], sign * count * WEIGHTS[1, index]
+
+
+@kernel
+def _pieces(pos, tab, side, out, trace):
+    """Mobility, attacks on the enemy king, rooks on open files, the bishop pair and the
+    pieces attacked by pawns of one side, as (middle game, end game) for White."""
+    sign = 1 - 2 * side
+    other = 1 - side
+    occ = pos[P_ALL]
+    b = P_BB + side * 6
+    pawns = pos[b + PAWN]
+    theirs = pos[P_BB + other * 6 + PAWN]
+    by_their_pawns = _pawn_attacks(theirs, other)
+    free = ~(pos[P_OCC + side] | by_their_pawns)
+    zone = KING_ZONE[other * 64 + lsb(pos[P_BB + other * 6 + KING])]
+    mg = 0
+    eg = 0
+    attackers = 0
+    units = 0
+    for kind in range(KNIGHT, KING):
+        x = pos[b + kind]
+        while x:
+            square = lsb(x)
+            x &= x - U1
+            if kind == KNIGHT:
+                attacks = tab[T_KNIGHT + square]
+                first = F_MOB_N
+            elif kind == BISHOP:
+                attacks = bishop_attacks(tab, square, occ)
+                first = F_MOB_B
+            elif kind == ROOK:
+                attacks = rook_attacks(tab, square, occ)
+                first = F_MOB_R
+                f = FILES[square & 7]
+                if pawns & f == U0:
+                    m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF,
+                                I1)  # fmt: skip
+                    mg += m
+                    eg += e
+            else:
+                attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
+                first = F_MOB_Q
+            m, e = _add(out, trace, sign, first + popcount(attacks & free), I1)
+            mg += m
+            eg += e
+            near = attacks & zone
+            if near:
+                attackers += 1
+                units += ATTACK_WEIGHT[kind] * popcount(near)
+    if attackers >= 2 and pos[b + QUEEN]:
+        units = min(units, 60)
+        m, e = _add(out, trace, sign, np.int64(F_KING_ATTACK), units)
+        mg += m
+        eg += e
+        m, e = _add(out, trace, sign, np.int64(F_KING_ATTACK_SQ), units * units // 16)
+        mg += m
+        eg += e
+    threatened = pos[P_OCC + side] & ~pawns & by_their_pawns
+    if threatened:
+        m, e = _add(out, trace, sign, np.int64(F_PAWN_THREAT), popcount(threatened))
+        mg += m
+        eg += e
+    bishops = pos[b + BISHOP]
+    if bishops & (bishops - U1):
+        m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAIR), I1)
+        mg += m
+        eg += e
+    return mg, eg
+
+
+@kernel
+def _pawn_attacks(pawns, side):
+    """The squares ``side``'s ``pawns`` attack."""
+    if side == 0:
+        return ((pawns << S9) & NOT_A) | ((pawns << S7) & NOT_H)
+    return ((pawns >> S7) & NOT_A) | ((pawns >> S9) & NOT_H)
+
+
+@kernel
+def _pawns(pos, side, out, trace):
+    """One side's pawn structure, passed pawns and king shelter, as (middle game, end game) for
+    White."""
+    sign = 1 - 2 * side
+    other = 1 - side
+    occ = pos[P_ALL]
+    pawns = pos[P_BB + side * 6 + PAWN]
+    theirs = pos[P_BB + other * 6 + PAWN]
+    my_king = lsb(pos[P_BB + side * 6 + KING])
+    their_king = lsb(pos[P_BB + other * 6 + KING])
+    mg = 0
+    eg = 0
+    doubled = 0
+    isolated = 0
+    for f in range(8):
+        count = popcount(pawns & FILES[f])
+        if count > 1:
+            doubled += count - 1
+        if count > 0:
+            beside = (FILES[f - 1] if f > 0 else U0) | (FILES[f + 1] if f < 7 else U0)
+            if pawns & beside == U0:
+                isolated += count
+    for index, count in ((F_DOUBLED, doubled), (F_ISOLATED, isolated)):
+        if count:
+            m, e = _add(out, trace, sign, index, count)
+            mg += m
+            eg += e
+    x = pawns
+    while x:
+        square = lsb(x)
+        x &= x - U1
+        if theirs & PASSED[side * 64 + square] or FORWARD[side * 64 + square] & pawns:
+            continue  # not passed; or behind another of its side (the front one counts)
+        rank = (square >> 3) if side == 0 else 7 - (square >> 3)
+        m, e = _add(out, trace, sign, F_PASSED + rank, I1)
+        mg += m
+        eg += e
+        if FORWARD[side * 64 + square] & occ == U0:
+            m, e = _add(out, trace, sign, F_PASSED_FREE + rank, I1)
+            mg += m
+            eg += e
+        front = square + 8 if side == 0 else square - 8
+        m, e = _add(out, trace, sign, F_PASSED_THEIR_KING + rank,
+                    np.int64(DISTANCE[front * 64 + their_king]))  # fmt: skip
+        mg += m
+        eg += e
+        m, e = _add(out, trace, sign, F_PASSED_MY_KING + rank,
+                    np.int64(DISTANCE[front * 64 + my_king]))  # fmt: skip
+        mg += m
+        eg += e
+    # the pawn shield of a king on its first two ranks
+    king_rank = (my_king >> 3) if side == 0 else 7 - (my_king >> 3)
+    if king_rank <= 1:
+        kf = my_king & 7
+        step = 8 if side == 0 else -8
+        for f in range(max(kf - 1, 0), min(kf + 2, 8)):
+            here = my_king - kf + f
+            if pawns & FORWARD[side * 64 + here] == U0:
+                index = F_SHIELD_MISSING
+            elif pawns & bit(here + step):
+                index = F_SHIELD_NEAR
+            elif pawns & bit(here + 2 * step):
+                index = F_SHIELD_FAR
+            else:
+                continue
+            m, e = _add(out, trace, sign, index, I1)
+            mg += m
+            eg += e
+    return mg, eg
+
+
+@kernel
+def terms(pos, tab, out, trace):
+    """The terms beyond PeSTO, (middle game, end game) for White in centipawns: the features
+    of ``_weights`` weighted. With ``trace``, each feature's count (White's less Black's) is
+    added to ``out`` (an ``int64`` array of ``N_FEATURES``: the tuner's); without, ``out`` is
+    not touched (the search passes any ``int64`` array)."""
+    mg, eg = _add(out, trace, 1 if pos[P_SIDE] == 0 else -1, np.int64(F_TEMPO), I1)
+    for side in range(2):
+        m, e = _pieces(pos, tab, side, out, trace)
+        mg += m
+        eg += e
+        m, e = _pawns(pos, side, out, trace)
+        mg += m
+        eg += e
+    return mg, eg
+
+
+@kernel
+def evaluate(pos, tab, scratch):
+    """The position for the side to move, in centipawns: PeSTO and ``terms``, tapered
+    (``scratch``: any ``int64`` array, for ``terms``'s ``out``, untouched)."""
     mg = np.int64(pos[P_MG])
     eg = np.int64(pos[P_EG])
+    if EXTRAS:
+        more_mg, more_eg = terms(pos, tab, scratch, False)
+        mg += more_mg
+        eg += more_eg
     phase = min(np.int64(pos[P_PHASE]), PHASE_FULL)
-    score = (mg * phase + eg * (PHASE_FULL - phase)) // PHASE_FULL
+    blend = mg * phase + eg * (PHASE_FULL - phase)
+    # rounded toward zero, so that a position and its colour-swapped mirror score the same
+    score = blend // PHASE_FULL if blend >= 0 else -(-blend // PHASE_FULL)
     return score if pos[P_SIDE] == 0 else -score
+
+
+@kernel
+def features(pos, tab, out):
+    """Add the position's feature counts to ``out`` (the tuner's view of ``terms``); return
+    PeSTO's (middle game, end game) and the phase."""
+    terms(pos, tab, out, True)
+    return np.int64(pos[P_MG]), np.int64(pos[P_EG]), min(np.int64(pos[P_PHASE]), PHASE_FULL)
 
 
 @kernel

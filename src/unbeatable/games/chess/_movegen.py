@@ -67,8 +67,9 @@ from ._tables import (
 )
 
 # What gen_moves produces.
-GEN_ALL = 0  # every legal move
-GEN_NOISY = 1  # captures, en passant and promotions to a queen only (not for a side in check)
+# (numpy scalars, so that numba compiles gen_moves once: _tables.I0)
+GEN_ALL = np.int64(0)  # every legal move
+GEN_NOISY = np.int64(1)  # captures, en passant, promotions to a queen (not for a side in check)
 
 KING_SIDE_EMPTY = np.uint64(0x60)  # f1, g1 (shifted by 56 for Black)
 QUEEN_SIDE_EMPTY = np.uint64(0x0E)  # b1, c1, d1
@@ -311,7 +312,7 @@ def _pawn_moves(pos, tab, moves, n, us, ksq, mask, pinned, noisy):
         if not occ & bit(to):
             promotes = last_lo <= s < last_lo + 8
             if allowed & bit(to) and (not noisy or promotes):
-                n = _add_pawn_moves(moves, n, s, to, QUIET, noisy)
+                n = _add_pawn_moves(moves, n, s, to, np.int64(QUIET), noisy)
             if not noisy and start_lo <= s < start_lo + 8:
                 to2 = to + up
                 if not occ & bit(to2) and allowed & bit(to2):
@@ -322,7 +323,7 @@ def _pawn_moves(pos, tab, moves, n, us, ksq, mask, pinned, noisy):
         while caps:
             to = lsb(caps)
             caps &= caps - U1
-            n = _add_pawn_moves(moves, n, s, to, CAPTURE, noisy)
+            n = _add_pawn_moves(moves, n, s, to, np.int64(CAPTURE), noisy)
         if ep != NO_SQUARE and hits & bit(ep) and ep_legal(pos, tab, us, s, ep):
             moves[n] = s | (ep << 6) | (EN_PASSANT << 12)
             n += 1

@@ -6,13 +6,18 @@
 Order: the table's move; captures and promotions that do not lose material by the static
 exchange evaluation, most valuable victim first and, among those, least valuable attacker
 first (a queen promotion counts as taking a queen); the two killer moves of the ply (quiet moves
-that refuted a sibling); the other quiet moves by their history score; last, captures that lose
-material. The history score of a quiet move (by side, from square and to square) rises when
-the move refutes a position and falls when it is tried before the one that does, with a
-"gravity" term that keeps it within +-HISTORY_MAX.
+that refuted a sibling); the counter-move (the quiet move that last refuted the opponent's
+previous move, by that move's piece and square); the other quiet moves by their history
+score; last, captures that lose material. A quiet move's history score is the sum of three:
+its history (by side, from square and to square) and its continuation history after the
+opponent's previous move and after our own move before that (by the piece and square of that
+move and of this one). Each rises when the move refutes a position and falls when it is tried
+before the one that does, with a "gravity" term that keeps it within +-HISTORY_MAX.
 
 The per-thread heuristics live in one ``int32`` array ``heur``: the killers of each ply
-(``2 * MAX_PLY``), then the history table (``2 * 4096``).
+(``2 * MAX_PLY``), the history table (``2 * 4096``), the counter-moves (``12 * 64``), then the
+continuation history (``(12 * 64) ** 2``). A move's "piece-to" index is ``piece * 64 + to``;
+-1 stands for no move (the root, a null move).
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ BAD_CAPTURE = -(1 << 24)
 HISTORY_MAX = 1 << 14
 H_KILLERS = 0
 H_HISTORY = 2 * MAX_PLY
-HEUR_SIZE = H_HISTORY + 2 * 4096
+H_COUNTER = H_HISTORY + 2 * 4096
+H_CONT = H_COUNTER + 12 * 64
+HEUR_SIZE = H_CONT + (12 * 64) ** 2
+COUNTER_SCORE = KILLER_SCORE - 2
 
 
 @kernel
@@ -39,11 +47,30 @@ def history_index(side, move):
 
 
 @kernel
-def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain):
-    """Give each move of ``moves[start:end]`` its ordering score (``gain``: ``see``'s scratch)."""
+def quiet_score(heur, side, piece_to, move, prev1, prev2):
+    """A quiet move's history score: its history and its two continuation histories."""
+    h = np.int64(heur[history_index(side, move)])
+    if prev1 >= 0:
+        h += heur[H_CONT + prev1 * 768 + piece_to]
+    if prev2 >= 0:
+        h += heur[H_CONT + prev2 * 768 + piece_to]
+    return h
+
+
+@kernel
+def piece_to(pos, move):
+    """The piece-to index of ``move`` in ``pos`` (before it is made)."""
+    return np.int64(pos[P_BOARD + (move & 63)]) * 64 + ((move >> 6) & 63)
+
+
+@kernel
+def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, prev1, prev2):
+    """Give each move of ``moves[start:end]`` its ordering score (``gain``: ``see``'s scratch;
+    ``prev1``, ``prev2``: the piece-to indices of the last two moves, -1 for none)."""
     side = np.int64(pos[P_SIDE])
     k1 = heur[H_KILLERS + 2 * ply]
     k2 = heur[H_KILLERS + 2 * ply + 1]
+    counter = heur[H_COUNTER + prev1] if prev1 >= 0 else 0
     for i in range(start, end):
         m = np.int64(moves[i])
         flag = m >> 12
@@ -63,8 +90,10 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain):
             scores[i] = KILLER_SCORE
         elif m == k2:
             scores[i] = KILLER_SCORE - 1
+        elif m == counter:
+            scores[i] = COUNTER_SCORE
         else:
-            scores[i] = heur[history_index(side, m)]
+            scores[i] = quiet_score(heur, side, piece_to(pos, m), m, prev1, prev2)
 
 
 @kernel
@@ -92,16 +121,30 @@ def _nudge(heur, index, bonus):
 
 
 @kernel
-def reward(heur, side, ply, move, depth, moves, tried_from, tried_to):
-    """A quiet ``move`` refuted its position at ``depth``: make it a killer of ``ply``, raise
-    its history and lower that of the quiet moves tried before it (``moves[tried_from:
-    tried_to]``, which include ``move`` itself last)."""
+def _nudge_all(heur, side, pos, move, prev1, prev2, bonus):
+    """Nudge a quiet move's history and continuation histories by ``bonus``."""
+    _nudge(heur, history_index(side, move), bonus)
+    pt = piece_to(pos, move)
+    if prev1 >= 0:
+        _nudge(heur, H_CONT + prev1 * 768 + pt, bonus)
+    if prev2 >= 0:
+        _nudge(heur, H_CONT + prev2 * 768 + pt, bonus)
+
+
+@kernel
+def reward(heur, side, ply, move, depth, moves, tried_from, tried_to, pos, prev1, prev2):
+    """A quiet ``move`` refuted its position ``pos`` at ``depth``: make it a killer of ``ply``
+    and the counter-move of the previous move, raise its histories and lower those of the quiet
+    moves tried before it (``moves[tried_from:tried_to]``, which include ``move`` itself
+    last)."""
     if heur[H_KILLERS + 2 * ply] != move:
         heur[H_KILLERS + 2 * ply + 1] = heur[H_KILLERS + 2 * ply]
         heur[H_KILLERS + 2 * ply] = move
+    if prev1 >= 0:
+        heur[H_COUNTER + prev1] = move
     bonus = min(depth * depth, 400)
-    _nudge(heur, history_index(side, move), bonus)
+    _nudge_all(heur, side, pos, move, prev1, prev2, bonus)
     for i in range(tried_from, tried_to):
         other = np.int64(moves[i])
         if other != move:
-            _nudge(heur, history_index(side, other), -bonus)
+            _nudge_all(heur, side, pos, other, prev1, prev2, -bonus)

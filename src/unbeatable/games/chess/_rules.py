@@ -10,7 +10,7 @@ import numpy as np
 
 from ._make import make, unmake
 from ._movegen import GEN_ALL, gen_moves, in_check
-from ._tables import MAX_MOVES, P_KEY, kernel, kernel_nogil
+from ._tables import I0, MAX_MOVES, P_KEY, kernel, kernel_nogil
 
 
 @kernel
@@ -21,10 +21,10 @@ def move_facts(pos, tab, moves, n, marks, keys, undo, scratch, replies):
     for i in range(n):
         for j in range(pos.shape[0]):
             scratch[j] = pos[j]
-        make(scratch, tab, np.int64(moves[i]), undo, 0)
+        make(scratch, tab, np.int64(moves[i]), undo, I0)
         keys[i] = scratch[P_KEY]
         if in_check(scratch, tab):
-            marks[i] = 2 if gen_moves(scratch, tab, replies, 0, GEN_ALL) == 0 else 1
+            marks[i] = 2 if gen_moves(scratch, tab, replies, I0, GEN_ALL) == 0 else 1
         else:
             marks[i] = 0
 
@@ -74,10 +74,10 @@ def perft(pos, tab, depth, moves, undo, stack, ply):
 def divide(pos, tab, depth, moves, undo, stack, counts):
     """``perft(depth - 1)`` after each legal move (depth >= 1): the moves in ``moves[:n]``,
     their counts in ``counts[:n]``; returns n."""
-    n = gen_moves(pos, tab, moves, 0, GEN_ALL)
+    n = gen_moves(pos, tab, moves, I0, GEN_ALL)
     for i in range(n):
         m = np.int64(moves[i])
-        make(pos, tab, m, undo, 0)
+        make(pos, tab, m, undo, I0)
         counts[i] = perft(pos, tab, depth - 1, moves, undo, stack, 1)
-        unmake(pos, tab, m, undo, 0)
+        unmake(pos, tab, m, undo, I0)
     return n

@@ -17,24 +17,32 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
 
 * ``ENTER``: count the node; stop when asked; draws (repetition of a position since the last
   capture or pawn move, in the game's history or the search's own line; fifty moves; material
-  that cannot mate); mate-distance pruning; a table probe (a cut-off outside PV nodes); at depth
-  0 the quiescence search (stand pat, then captures that do not lose material by SEE, all moves
-  when in check); else a ply less without a table move at depth ``IIR_DEPTH`` or more (internal
-  iterative reduction), the static evaluation, reverse futility pruning (not in check, not in a
-  PV node: the evaluation itself when it is ``RFP_MARGIN`` a ply above beta at depth
-  ``RFP_DEPTH`` or less) and null-move pruning (not in check, not in a PV node, with a piece
-  besides pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up to 3 by
-  the margin over beta)`` plies shallower with a null window; a fail high prunes the node),
-  then the moves, scored for ordering (``_order``).
+  that cannot mate); mate-distance pruning; a table probe (a cut-off outside PV nodes); the
+  static evaluation (the table's, stored with the entry, when it has the position), replaced
+  for the pruning by the table's score when its bound says the value lies beyond it, and
+  whether it is *improving* (above the side's evaluation two plies before); at depth 0 the
+  quiescence search (stand pat, then captures that do not lose material by SEE and could
+  reach alpha with the piece taken and ``DELTA_MARGIN`` more, all moves when in check); else a
+  ply less without a table move at depth ``IIR_DEPTH`` or more (internal iterative
+  reduction), reverse futility pruning (not in check, not in a PV node: the evaluation itself
+  when it is ``RFP_MARGIN`` a ply above beta at depth ``RFP_DEPTH`` or less, a ply less when
+  not improving) and null-move pruning (not in check, not in a PV node, with a piece besides
+  pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up to 3 by the
+  margin over beta)`` plies shallower with a null window; a fail high prunes the node), then
+  the moves, scored for ordering (``_order``).
 * ``LOOP``: the next move: principal variation search (the first move with the full window,
   the others with a null window and searched again with the full window when they land inside
   it), late move reductions (quiet moves late in the order at depth 3 or more, not in or giving
-  check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes and for
-  killers, more for moves of bad history; searched again at full depth when they beat alpha),
-  a check extension (a move that gives check is searched a ply deeper); in non-PV nodes not in
-  check, once a move has been searched, quiet moves that give no check are skipped late in the
-  order near the leaves (late move pruning) or when the evaluation is far below alpha
-  (futility pruning). A beta cut-off makes a quiet move a killer and rewards its history.
+  check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes, for
+  killers and for moves of good history (the sum of the three in ``_order``), more for moves
+  of bad history and outside PV nodes when not improving; searched again at full depth when
+  they beat alpha), a check extension (a move that gives check is searched a ply deeper); in
+  non-PV nodes not in check, once a move has been searched, near the leaves, moves that give
+  no check are skipped when they are quiet and late in the order (late move pruning, fewer when
+  not improving), quiet with the evaluation far below alpha (futility pruning), quiet with a
+  bad history (history pruning), or lose material by SEE (quiet ones more than ``SEE_QUIET``
+  depth^2, captures more than ``SEE_CAPTURE`` depth). A beta cut-off makes a quiet move a
+  killer and the counter-move of the move before, and rewards its histories.
 * ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
   above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
 """
@@ -45,11 +53,11 @@ import math
 
 import numpy as np
 
-from ._eval import dead_draw, evaluate, is_quiet, non_pawn_material, see
+from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_pawn_material, see
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
-from ._order import KILLER_SCORE, pick, reward, score_moves
-from ._tables import MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
+from ._order import KILLER_SCORE, pick, piece_to, quiet_score, reward, score_moves
+from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
     EXACT,
     LOWER,
@@ -59,6 +67,7 @@ from ._tt import (
     UPPER,
     entry_bound,
     entry_depth,
+    entry_eval,
     entry_move,
     entry_score,
     from_tt,
@@ -79,13 +88,23 @@ LMP_DEPTH = 4  # after 3 + depth^2 moves, at depth <= LMP_DEPTH;
 FUTILITY_DEPTH = 5  # when the evaluation + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
 FUTILITY_BASE = 60
 FUTILITY_MARGIN = 90
+SEE_DEPTH = 6  # at depth <= SEE_DEPTH, moves that lose material by SEE: quiet ones losing
+SEE_QUIET = 25  # more than SEE_QUIET * depth^2, captures more than SEE_CAPTURE * depth
+SEE_CAPTURE = 100
+HISTORY_DEPTH = 3  # at depth <= HISTORY_DEPTH, quiet moves whose history is below
+HISTORY_PRUNE = 4096  # -HISTORY_PRUNE * depth
+DELTA_MARGIN = 200  # quiescence: captures that leave the evaluation this far below alpha
 IIR_DEPTH = 4  # a node without a table move, this deep or more, searches a ply shallower
 
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
- F_QUIET) = range(20)  # fmt: skip
-N_FIELDS = 20
+ F_QUIET, F_STATIC, F_IMPROVING, F_CONT) = range(23)  # fmt: skip
+N_FIELDS = 23
+# F_STATIC: the static evaluation (-INF in check); F_EVAL: the same, or the table's score where
+# its bound says the true value lies beyond it (the pruning's estimate); F_IMPROVING: the static
+# evaluation is above that of two plies before; F_CONT: the piece-to index of the move made
+# here (``_order``; -1 for a null move)
 # stages
 ENTER, AFTER_NULL, LOOP, AFTER_REDUCED, AFTER_ZW, AFTER_FULL = 0, 1, 2, 3, 4, 5
 
@@ -157,16 +176,27 @@ def _stop_now(ctrl, stats, nodes):
 
 @kernel
 def _reduction(depth, count, pv, killer, history):
+    """Late move reduction of a quiet move (``history``: its three histories' sum)."""
     r = np.int64(0.75 + math.log(depth) * math.log(count) / 2.25)
     if pv:
         r -= 1
     if killer:
         r -= 1
-    if history > 4096:
+    if history > 8192:
         r -= 1
-    elif history < -4096:
+        if history > 20000:
+            r -= 1
+    elif history < -8192:
         r += 1
     return r
+
+
+@kernel
+def _prev(frames, ply, back):
+    """The piece-to index of the move made ``back`` plies above ``ply`` (-1: none)."""
+    if ply < back:
+        return -1
+    return frames[ply - back, F_CONT]
 
 
 @kernel_nogil
@@ -179,8 +209,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
     nodes = stats[S_NODES]
     gain = stats[S_GAIN : S_GAIN + 34]
     keys[n_hist] = pos[P_KEY]
-    _enter(frames, 0, alpha, beta, depth, 1, 1 if in_check(pos, tab) else 0, 0)
-    ply = 0
+    ply = I0
+    _enter(frames, ply, alpha, beta, depth, I1, 1 if in_check(pos, tab) else 0, I0)
     value = 0
     while True:
         stage = frames[ply, F_STAGE]
@@ -218,8 +248,11 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     if alpha >= beta:
                         result = alpha
             if result == ABORTED and ply >= MAX_PLY - 1:
-                result = evaluate(pos)
+                result = evaluate(pos, tab, stats)
             tt_move = 0
+            data = np.uint64(0)
+            tt_score = 0
+            bound = 0
             if result == ABORTED:
                 key = pos[P_KEY]
                 data = probe(tt, key)
@@ -248,7 +281,28 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 frames[ply, F_BESTMOVE] = 0
                 frames[ply, F_COUNT] = 0
                 frames[ply, F_NQUIET] = 0
-                static = -INF if check else evaluate(pos)
+                if check:
+                    static = -INF
+                elif data != 0:
+                    static = entry_eval(data)  # the same position's: its evaluation, stored
+                else:
+                    static = evaluate(pos, tab, stats)
+                frames[ply, F_STATIC] = static
+                improving = 0
+                if not check and (ply < 2 or static > frames[ply - 2, F_STATIC]):
+                    improving = 1
+                frames[ply, F_IMPROVING] = improving
+                if (
+                    not check
+                    and data != 0
+                    and abs(tt_score) < MATE_BOUND
+                    and (
+                        bound == EXACT
+                        or (bound == LOWER and tt_score > static)
+                        or (bound == UPPER and tt_score < static)
+                    )
+                ):
+                    static = tt_score  # the table knows better than the evaluation
                 frames[ply, F_EVAL] = static
                 if qs:
                     if check:
@@ -263,7 +317,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                         end = gen_moves(pos, tab, moves, base, GEN_NOISY)
                     if result == ABORTED:
                         score_moves(pos, tab, moves, scores, base, end, tt_move, heur, ply,
-                                    gain)  # fmt: skip
+                                    gain, _prev(frames, ply, I1),
+                                    _prev(frames, ply, I2))  # fmt: skip
                         frames[ply, F_NEXT] = base
                         frames[ply, F_END] = end
                         frames[ply, F_STAGE] = LOOP
@@ -273,7 +328,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     and depth <= RFP_DEPTH
                     and beta > -MATE_BOUND
                     and static < MATE_BOUND
-                    and static - RFP_MARGIN * depth >= beta
+                    and static - RFP_MARGIN * (depth - improving) >= beta
                 ):
                     result = static  # reverse futility: far above beta this close to the leaves
                 elif (
@@ -288,10 +343,11 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 ):
                     r = 3 + depth // 4 + min((static - beta) // 200, 3)
                     make_null(pos, tab, undo, ply)
+                    frames[ply, F_CONT] = -1
                     keys[n_hist + ply + 1] = pos[P_KEY]
                     frames[ply, F_STAGE] = AFTER_NULL
                     ply += 1
-                    _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, 0, 0, 0)
+                    _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, I0, I0, I0)
                     continue
                 else:
                     frames[ply, F_STAGE] = LOOP
@@ -315,12 +371,13 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 if stage == AFTER_REDUCED and v > alpha:
                     again = 1  # the reduced search beat alpha: at full depth, null window
                     nd = frames[ply, F_NEWDEPTH]
-                    _enter(frames, ply + 1, -alpha - 1, -alpha, nd, 0, frames[ply + 1, F_CHECK], 1)
+                    child_check = frames[ply + 1, F_CHECK]
+                    _enter(frames, ply + 1, -alpha - 1, -alpha, nd, I0, child_check, I1)
                     frames[ply, F_STAGE] = AFTER_ZW
                 elif stage == AFTER_ZW and frames[ply, F_PV] and alpha < v < beta:
                     again = 1  # inside the window of a PV node: with the full window
                     nd = frames[ply, F_NEWDEPTH]
-                    _enter(frames, ply + 1, -beta, -alpha, nd, 1, frames[ply + 1, F_CHECK], 1)
+                    _enter(frames, ply + 1, -beta, -alpha, nd, I1, frames[ply + 1, F_CHECK], I1)
                     frames[ply, F_STAGE] = AFTER_FULL
                 if again:
                     ply += 1
@@ -340,9 +397,11 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                                 side = np.int64(pos[P_SIDE])
                                 q0 = ply * MAX_QUIETS
                                 reward(heur, side, ply, move, frames[ply, F_DEPTH], quiets, q0,
-                                       q0 + n_q)  # fmt: skip
-                            store(tt, pos[P_KEY], move, to_tt(v, ply), _eval16(frames[ply, F_EVAL]),
-                                  frames[ply, F_DEPTH], LOWER, gen)  # fmt: skip
+                                       q0 + n_q, pos, _prev(frames, ply, I1),
+                                       _prev(frames, ply, I2))  # fmt: skip
+                            store(tt, pos[P_KEY], move, to_tt(v, ply),
+                                  _eval16(frames[ply, F_STATIC]), frames[ply, F_DEPTH], LOWER,
+                                  gen)  # fmt: skip
                             result = v
                         else:
                             frames[ply, F_ALPHA] = v
@@ -355,7 +414,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 else:
                     frames[ply, F_BEST] = -INF
                     score_moves(pos, tab, moves, scores, base, end, frames[ply, F_TTMOVE],
-                                heur, ply, gain)  # fmt: skip
+                                heur, ply, gain, _prev(frames, ply, I1),
+                                _prev(frames, ply, I2))  # fmt: skip
                     frames[ply, F_NEXT] = base
                     frames[ply, F_END] = end
             if result == ABORTED:
@@ -387,7 +447,7 @@ def _finish(pos, tt, frames, ply, gen):
     bound = EXACT if best_move != 0 else UPPER
     depth = max(frames[ply, F_DEPTH], 0)
     if best > -INF:
-        store(tt, pos[P_KEY], best_move, to_tt(best, ply), _eval16(frames[ply, F_EVAL]), depth,
+        store(tt, pos[P_KEY], best_move, to_tt(best, ply), _eval16(frames[ply, F_STATIC]), depth,
               bound, gen)  # fmt: skip
     return best
 
@@ -415,8 +475,11 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             if skip:
                 continue
         quiet = is_quiet(move)
-        if qs and not check and not (move >> 12) & PROMOTION and see(pos, tab, move, gain) < 0:
-            continue  # a capture that loses material: not worth a quiescence node
+        if qs and not check and not (move >> 12) & PROMOTION:
+            if frames[ply, F_EVAL] + SEE_VALUE[captured_kind(pos, move)] + DELTA_MARGIN <= alpha:
+                continue  # delta pruning: even winning the piece leaves it below alpha
+            if see(pos, tab, move, gain) < 0:
+                continue  # a capture that loses material: not worth a quiescence node
         prune = (
             PRUNING
             and not qs
@@ -426,7 +489,11 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             and frames[ply, F_COUNT] > 0
             and frames[ply, F_BEST] > -MATE_BOUND
             and (
-                (depth <= LMP_DEPTH and frames[ply, F_COUNT] >= 3 + depth * depth)
+                (
+                    depth <= LMP_DEPTH
+                    and frames[ply, F_COUNT]
+                    >= (3 + depth * depth) // (2 - frames[ply, F_IMPROVING])
+                )
                 or (
                     depth <= FUTILITY_DEPTH
                     and alpha < MATE_BOUND
@@ -434,19 +501,40 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
                 )
             )
         )
+        pt = piece_to(pos, move)
+        if (
+            PRUNING
+            and not prune
+            and not qs
+            and not pv_node
+            and not check
+            and frames[ply, F_COUNT] > 0
+            and frames[ply, F_BEST] > -MATE_BOUND
+            and depth <= SEE_DEPTH
+        ):
+            if quiet:
+                prune = (
+                    depth <= HISTORY_DEPTH
+                    and quiet_score(heur, np.int64(pos[P_SIDE]), pt, move, _prev(frames, ply, I1),
+                                    _prev(frames, ply, I2)) < -HISTORY_PRUNE * depth
+                ) or see(pos, tab, move, gain) < -SEE_QUIET * depth * depth  # fmt: skip
+            elif scores[i] < 0:  # a capture that loses material (``_order``)
+                prune = see(pos, tab, move, gain) < -SEE_CAPTURE * depth
         make(pos, tab, move, undo, ply)
         keys[n_hist + ply + 1] = pos[P_KEY]
         gives_check = 1 if in_check(pos, tab) else 0
         if prune and not gives_check:
             unmake(pos, tab, move, undo, ply)
-            continue  # late move pruning, futility pruning: a quiet move this late or this far
-            # below alpha, near the leaves, is not searched
+            continue  # late move pruning, futility pruning, history and SEE pruning: a move
+            # this late, this far below alpha, this bad so far or losing this much, near the
+            # leaves, is not searched
         count = frames[ply, F_COUNT] + 1
         frames[ply, F_COUNT] = count
         frames[ply, F_MOVE] = move
+        frames[ply, F_CONT] = pt
         frames[ply, F_QUIET] = 1 if quiet else 0
         if qs:
-            _enter(frames, ply + 1, -beta, -alpha, 0, 0, gives_check, 1)
+            _enter(frames, ply + 1, -beta, -alpha, I0, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         if quiet:
@@ -457,20 +545,24 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         new_depth = depth - 1 + gives_check
         frames[ply, F_NEWDEPTH] = new_depth
         if count == 1:
-            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, 1)
+            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         r = 0
         if depth >= 3 and quiet and not check and not gives_check and count > 2 + pv_node:
             killer = scores[i] == KILLER_SCORE or scores[i] == KILLER_SCORE - 1
             side = 1 - np.int64(pos[P_SIDE])
-            history = heur[2 * MAX_PLY + side * 4096 + (move & 4095)]
-            r = min(max(_reduction(depth, count, pv_node, killer, history), 0), new_depth - 1)
+            history = quiet_score(heur, side, pt, move, _prev(frames, ply, I1),
+                                  _prev(frames, ply, I2))  # fmt: skip
+            r = _reduction(depth, count, pv_node, killer, history)
+            if not pv_node and not frames[ply, F_IMPROVING]:
+                r += 1
+            r = min(max(r, 0), new_depth - 1)
         if r > 0:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, 0, gives_check, 1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_REDUCED
         else:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, 0, gives_check, 1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, I0, gives_check, I1)
             frames[ply, F_STAGE] = AFTER_ZW
         return True
     return False

@@ -44,6 +44,14 @@ _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 kernel = njit(**_OPTIONS)
 kernel_nogil = njit(nogil=True, **_OPTIONS)
 
+# Numba compiles a kernel called from another once more for each literal argument it meets
+# (``f(x, 0)`` compiles ``f`` for the literal 0 beside ``f`` for int64; so does a variable set to
+# a constant before a loop changes it, as type inference first sees the constant). The calls
+# between kernels pass these numpy scalars instead, which numba types as plain int64: each
+# kernel is compiled once, and the cold build is shorter.
+I0 = np.int64(0)
+I1 = np.int64(1)
+I2 = np.int64(2)
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 U7 = np.uint64(7)

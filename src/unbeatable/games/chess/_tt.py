@@ -27,7 +27,7 @@ import numpy as np
 from ._tables import kernel
 
 BUCKET = 4  # entries per bucket (8 words: 64 bytes, one cache line)
-UPPER, LOWER, EXACT = 1, 2, 3
+UPPER, LOWER, EXACT = np.int64(1), np.int64(2), np.int64(3)  # int64: see _tables.I0
 MATE = 32_000
 MAX_PLY = 128
 MATE_BOUND = MATE - MAX_PLY  # scores at or beyond this are mates

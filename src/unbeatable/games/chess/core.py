@@ -136,7 +136,7 @@ class Position:
                 raise InvalidPositionError(
                     f"not a legal position: {fen!r} (the side not to move is in check)", text=fen
                 )
-            if _count(int(_movegen.checkers(a, TABLES))) > 2:
+            if _count(int(_movegen.checkers(a.copy(), TABLES))) > 2:  # writable: as legal_moves
                 raise InvalidPositionError(
                     f"not a legal position: {fen!r} (more than two pieces give check)", text=fen
                 )
@@ -177,7 +177,7 @@ class Position:
         """The static evaluation from the side to move's view, in centipawns: the search's
         own (``_eval.evaluate``)."""
         with kernel_context():
-            return int(_eval.evaluate(self._array))
+            return int(_eval.evaluate(self._array, TABLES, np.zeros(1, dtype=np.int64)))
 
     def play_uci(self, text: str) -> Position:
         return self.play(self.parse_uci(text))
@@ -253,8 +253,8 @@ class Position:
         """Every legal move, as the kernel's integers."""
         if self._legal is None:
             moves = np.empty(MAX_MOVES, dtype=np.int32)
-            with kernel_context():
-                n = _movegen.gen_moves(self._array, TABLES, moves, 0, _movegen.GEN_ALL)
+            with kernel_context():  # a writable copy: the search's build of the kernel serves
+                n = _movegen.gen_moves(self._array.copy(), TABLES, moves, 0, _movegen.GEN_ALL)
             self._legal = tuple(int(m) for m in moves[:n])
         return self._legal
 
@@ -340,7 +340,7 @@ class Position:
 
     def is_check(self) -> bool:
         with kernel_context():
-            return bool(_movegen.in_check(self._array, TABLES))
+            return bool(_movegen.in_check(self._array.copy(), TABLES))  # as in legal_moves
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self.legal_moves()

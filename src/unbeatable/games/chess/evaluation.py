@@ -4,8 +4,9 @@ searcher judge a position alike.
 
 Material and piece-square tables tapered between the middle game and the end game by the
 material left (the published PeSTO values, Ronald Friederich's, as the Chess Programming Wiki
-gives them: data in ``_pesto``), from the side to move's view, in centipawns. docs/chess.md says
-which further terms a measured match kept.
+gives them: data in ``_pesto``), and the terms a measured match kept (mobility, king safety,
+passed pawns, pawn structure, rooks on open files, the bishop pair, threats: ``_eval.terms``,
+weights in ``_weights``), from the side to move's view, in centipawns (docs/chess.md).
 """
 
 from __future__ import annotations

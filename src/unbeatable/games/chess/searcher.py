@@ -16,6 +16,7 @@ every 1,024 nodes, so a search stops within a few milliseconds.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._notation import uci
-from ._order import H_HISTORY, HEUR_SIZE
+from ._order import H_CONT, H_COUNTER, H_HISTORY, HEUR_SIZE
 from ._search import (
     ABORTED,
     C_GEN,
@@ -62,8 +63,9 @@ __all__ = [
 MAX_DEPTH = MAX_PLY - 8
 #: Bytes of one transposition-table entry (a bucket of 4 entries is 64 bytes).
 ENTRY_BYTES = 16
-MOVE_OVERHEAD = 0.02  # seconds kept back from every clock-based budget (the GUI's lag)
+MOVE_OVERHEAD = 0.03  # seconds kept back from every clock-based budget (the GUI's lag)
 ASPIRATION = 25  # centipawns each side of the previous value
+MOVES_TO_GO = 25  # the moves a clock must last when the GUI does not say
 
 
 @dataclass(frozen=True)
@@ -106,11 +108,26 @@ def time_budget(limits: Limits, turn: int) -> tuple[float, float] | None:
     if left is None:
         return None
     inc = limits.winc if turn == 0 else limits.binc
-    to_go = min(limits.movestogo or 30, 50)
+    to_go = min(limits.movestogo or MOVES_TO_GO, 50)
     ideal = left / to_go + 0.75 * inc
-    hard = max(min(3 * ideal, 0.5 * left) - MOVE_OVERHEAD, 0.001)
+    hard = max(min(3.5 * ideal, 0.4 * left) - MOVE_OVERHEAD, 0.001)
     soft = min(0.6 * ideal, hard)
     return soft, hard
+
+
+def stability(iterations: list[tuple[tuple[Line, ...], int, int]]) -> float:
+    """How much of the soft time limit a clock-based search should use, after these completed
+    iterations: less when the best move has stood for the last four, more for each time it
+    changed among them, more again when the score fell since two iterations before."""
+    if len(iterations) < 5:
+        return 1.0
+    best = [lines[0].move for lines, _, _ in iterations[-5:]]
+    changes = sum(1 for a, b in itertools.pairwise(best) if a != b)
+    scale = 0.75 + 0.35 * changes
+    score, before = iterations[-1][0][0].score, iterations[-3][0][0].score
+    if abs(before) < MATE_BOUND and score < before - 30:
+        scale *= 1.25
+    return min(scale, 2.0)
 
 
 @dataclass(frozen=True)
@@ -225,7 +242,8 @@ def _iterate(
     w.stats[S_THREAD] = w.tid
     w.stats[S_THREADS] = len(run.workers)
     w.heur[:H_HISTORY] = 0  # killers belong to one search
-    w.heur[H_HISTORY:] //= 2  # history fades from one search to the next
+    w.heur[H_HISTORY:H_COUNTER] //= 2  # history fades from one search to the next
+    w.heur[H_CONT:] //= 2
     pos = position.array.copy()
     history = position.history
     keys = np.zeros(len(history) + MAX_PLY + 2, dtype=np.uint64)
@@ -391,6 +409,7 @@ class Searcher:
         run = _Run(ctrl, self._workers)
         self._run = run
         budget = time_budget(limits, position.turn)
+        by_clock = budget is not None and limits.movetime is None
         depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         lines = min(multipv, len(legal))
         on_mate = limits.depth is None and (budget is not None or limits.nodes is not None)
@@ -415,9 +434,10 @@ class Searcher:
                     if stop is not None and stop.is_set():
                         ctrl[C_STOP] = 1
                     if budget is not None:
+                        soft = budget[0] * stability(run.iterations) if by_clock else budget[0]
                         if elapsed >= budget[1]:
                             ctrl[C_STOP] = 1
-                        elif elapsed >= budget[0]:
+                        elif elapsed >= soft:
                             ctrl[C_SOFT] = 1
                 while seen < len(run.iterations):
                     yield self._result(run, legal, start, complete=True, index=seen)

@@ -1,0 +1,109 @@
+"""The compiled evaluation's terms beyond PeSTO (``_eval.terms``, weights in ``_weights``):
+the tuner's feature counts give back the evaluation exactly, the evaluation is the same for
+either colour (a position and its mirror image with the colours swapped), and each term counts
+what it says on positions built for it."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from unbeatable.games.chess import _eval, _weights
+from unbeatable.games.chess.core import TABLES, Position, kernel_context
+
+
+def _positions(count: int, seed: int) -> list[Position]:
+    """Positions along random games (captures preferred, so that endings come up too)."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        position = Position.initial()
+        for _ in range(rng.randrange(4, 160)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            captures = [m for m in moves if (m >> 12) & 4]
+            move = rng.choice(captures if captures and rng.random() < 0.5 else moves)
+            position = position.play(move)
+        if position.legal_moves():
+            found.append(position)
+    return found
+
+
+def _mirror(fen: str) -> str:
+    """The same position with the board turned upside down and the colours swapped."""
+    board, side, castling, ep, half, full = fen.split()
+    rows = board.split("/")[::-1]
+    flipped = "/".join(row.swapcase() for row in rows)
+    castling = "".join(sorted(castling.swapcase(), key="KQkq".index)) if castling != "-" else "-"
+    if ep != "-":
+        ep = ep[0] + ("6" if ep[1] == "3" else "3")
+    return f"{flipped} {'b' if side == 'w' else 'w'} {castling} {ep} {half} {full}"
+
+
+def _features(position: Position) -> tuple[npt.NDArray[np.int64], int, int, int]:
+    out = np.zeros(_weights.N_FEATURES, dtype=np.int64)
+    with kernel_context():
+        mg, eg, phase = _eval.features(position.array, TABLES, out)
+    return out, int(mg), int(eg), int(phase)
+
+
+def test_the_feature_counts_give_back_the_evaluation() -> None:
+    for position in _positions(300, 7):
+        out, pesto_mg, pesto_eg, phase = _features(position)
+        scratch = np.zeros(1, dtype=np.int64)
+        with kernel_context():
+            mg, eg = _eval.terms(position.array, TABLES, scratch, False)
+        weighted = (int(out @ _weights.WEIGHTS[0]), int(out @ _weights.WEIGHTS[1]))
+        assert (int(mg), int(eg)) == weighted
+        assert scratch[0] == 0  # untouched without tracing
+        total_mg, total_eg = pesto_mg + mg, pesto_eg + eg
+        blend = total_mg * phase + total_eg * (24 - phase)
+        white = blend // 24 if blend >= 0 else -(-blend // 24)
+        assert position.evaluate() == (white if position.turn == 0 else -white)
+
+
+def test_the_evaluation_is_the_same_for_either_colour() -> None:
+    for position in _positions(300, 8):
+        mirrored = Position.from_fen(_mirror(position.fen()))
+        assert position.evaluate() == mirrored.evaluate(), position.fen()
+        out, _, _, _ = _features(position)
+        back, _, _, _ = _features(mirrored)
+        assert (out == -back).all()
+
+
+@pytest.mark.parametrize(
+    ("fen", "feature", "count"),
+    [
+        # a white passed pawn on the 6th rank with nothing before it; Black's h-pawn is passed too
+        ("6k1/8/1P6/8/8/8/7p/K7 w - - 0 1", _weights.F_PASSED + 5, 1),
+        ("6k1/8/1P6/8/8/8/7p/K7 w - - 0 1", _weights.F_PASSED + 6, -1),
+        ("6k1/8/1P6/8/8/8/7p/K7 w - - 0 1", _weights.F_PASSED_FREE + 5, 1),
+        # blocked by a piece: passed, not free; a pawn beside it on the next file stops it
+        ("6k1/1n6/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED_FREE + 5, 0),
+        ("6k1/1n6/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED + 5, 1),
+        ("6k1/2p5/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED + 5, 0),
+        # doubled and isolated: two white pawns on the b-file, no pawn beside them
+        ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_DOUBLED, 1),
+        ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_ISOLATED, 2),
+        # a rook on an open file, one on a half-open file (Black's pawn only)
+        ("6k1/p7/8/8/8/8/8/R5KR w - - 0 1", _weights.F_ROOK_OPEN, 1),
+        ("6k1/p7/8/8/8/8/8/R5KR w - - 0 1", _weights.F_ROOK_HALF, 1),
+        # a knight attacked by a pawn; the bishop pair
+        ("6k1/8/4p3/3N4/8/8/8/K1BB4 w - - 0 1", _weights.F_PAWN_THREAT, 1),
+        ("6k1/8/4p3/3N4/8/8/8/K1BB4 w - - 0 1", _weights.F_BISHOP_PAIR, 1),
+        # a knight in a corner has 2 squares; the side to move
+        ("6k1/8/8/8/8/8/8/N6K b - - 0 1", _weights.F_MOB_N + 2, 1),
+        ("6k1/8/8/8/8/8/8/N6K b - - 0 1", _weights.F_TEMPO, -1),
+        # a castled king with its three pawns before it, one of them pushed
+        ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_NEAR, 2),
+        ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_FAR, 1),
+        ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_MISSING, -3),
+    ],
+)
+def test_each_term_counts_what_it_says(fen: str, feature: int, count: int) -> None:
+    out, _, _, _ = _features(Position.from_fen(fen))
+    assert out[feature] == count
