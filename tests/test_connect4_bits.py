@@ -74,9 +74,9 @@ def test_python_bit_operations_match_the_kernels() -> None:
 
 @pytest.mark.slow
 def test_a_cold_load_compiles_the_search_and_its_helpers_once_each(tmp_path: Path) -> None:
-    """What the solver's loading builds with an empty cache: ``negamax`` and the few kernels it
-    calls, each once (a Python caller passing other argument types would compile another),
-    and as many as the group declares (the live line's total)."""
+    """What the solver's loading builds with an empty cache: ``negamax`` (without the rules)
+    and the few kernels it calls, each once (a Python caller passing other argument types
+    would compile another), and as many as the group declares (the live line's total)."""
     found, cached = cold_compiles(
         "unbeatable.games.connect4.hooks", "unbeatable.games.connect4.hooks.warm_up", tmp_path,
         timeout=600,
@@ -85,4 +85,6 @@ def test_a_cold_load_compiles_the_search_and_its_helpers_once_each(tmp_path: Pat
     assert "negamax" in compiled
     assert len(compiled) == len(set(compiled)), compiled  # no kernel twice
     assert not {"score_map", "best_map", "principal_line", "solve_batch"} & set(compiled)
+    # the search with the rules is compiled by the first deep solve without a database only
+    assert not {"negamax_rules", "fail_high", "has_four"} & set(compiled)
     assert cached == len(compiled) == hooks.KERNELS.kernels

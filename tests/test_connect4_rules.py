@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from unbeatable.games.connect4 import Solver
+from unbeatable.games.connect4 import _negamax as K
 from unbeatable.games.connect4._bitboard import (
     board_mask,
     bottom_mask,
@@ -153,3 +154,31 @@ def test_has_four_each_direction() -> None:
             if four >> cell & 1:
                 assert not has_four(np.uint64(four & ~(1 << cell)), height)
     assert not has_four(np.uint64(0b111 | (0b1 << h1)), height)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "empty"),
+    [(7, 6, range(18, 27)), (6, 5, range(16, 23)), (5, 4, range(14, 20))],
+)
+def test_the_search_with_the_rules_scores_as_the_plain_one(
+    width: int, height: int, empty: range, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``negamax_rules`` (the search compiled with the rules, picked by ``solve_position`` for
+    deep solves without a database) and ``negamax`` give the same exact score to every
+    position of a sample, and the rules do cut nodes."""
+    positions = _random_positions(width, height, empty, 25, seed=width * 100 + height)
+    nodes = {}
+    scores = {}
+    for root_empty, name in ((0, "rules"), (1_000, "plain")):
+        monkeypatch.setattr(K, "RULES_ROOT_EMPTY", root_empty)
+        solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
+        found, total = [], 0
+        for current, mask, stones in positions:
+            solver.reset()
+            found.append(solver.solve_bitboards(current, mask, stones))
+            total += solver.nodes
+        scores[name], nodes[name] = found, total
+    assert scores["rules"] == scores["plain"]
+    assert len(set(scores["plain"])) >= 3, scores["plain"]  # not all draws
+    assert nodes["rules"] < nodes["plain"], nodes
+    assert K.negamax_rules.signatures  # the rules' search did run

@@ -33,12 +33,18 @@ cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at
 once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
 as in a table just cleared those look-ups are mostly memory stalls that find nothing.
 
-Positions with more than ``RULES_EMPTY`` empty cells searched with a window whose top is at most
-1 ask ``_rules`` for each child's upper bound (0 or -1, proven by claimeven-style follow-up
-strategies): a child whose bound fails the node high answers it before any child is searched.
+In :data:`negamax_rules` (the same code compiled with ``RULES``; :func:`solve_position` picks it
+for a deep solve with no database position below it, ``RULES_ROOT_EMPTY``), positions with more
+than ``RULES_EMPTY`` empty cells searched with a window whose top is at most 1 ask ``_rules`` for
+each child's upper bound (0 or -1, proven by claimeven-style follow-up strategies): a child whose
+bound fails the node high answers it before any child is searched. Plain :func:`negamax` (what
+loading the solver compiles, and what analyses backed by the database and the batch kernels
+run) never asks: numba prunes the branch before typing it, so ``_rules`` is not compiled then.
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 from numba import njit
@@ -98,6 +104,13 @@ SCAN_WIDTH = 8
 # once (empty 7 x 6 board: 867,988,260 nodes without, 337,581,116 with). From 10 empty cells
 # on, Test_L1_R2 cost about 10 % less CPU but the empty board 408,659,692 nodes in the same time.
 RULES_EMPTY = 6
+# Whether the search asks the rules at all: False in ``negamax``, where numba prunes the branch
+# before typing it (``_rules`` is not compiled with it), True in ``negamax_rules`` (the same
+# code compiled again: see ``_variant``). Only ``solve_position`` picks the latter.
+RULES = False
+# ``solve_position`` of a position with at least RULES_ROOT_EMPTY empty cells and no database
+# position below it searches with the rules (``negamax_rules``); else with ``negamax``.
+RULES_ROOT_EMPTY = 36
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
 MOOT = 10_001  # negamax's value when other threads already answered its probe
@@ -264,7 +277,7 @@ def negamax(
                 count = 0
                 etc = NOT_FOUND
                 # a child's upper bound from the rules (0 or -1) may fail this node high
-                if beta <= 1 and cells - nb > RULES_EMPTY:
+                if RULES and beta <= 1 and cells - nb > RULES_EMPTY:
                     etc = fail_high(current, mask, nxt, beta, cells - nb, height, bottom, board)
                     if etc == NONE:
                         etc = NOT_FOUND
@@ -506,7 +519,9 @@ def solve_position(
         if v != NOT_FOUND:
             out[0] = v
             out[1] = v
-    return probe_score(
+    # a deep search with no database under it asks the rules (see RULES_ROOT_EMPTY)
+    probes = probe_score_rules if db_ply < nb and cells - nb >= RULES_ROOT_EMPTY else probe_score
+    return probes(
         word, stones, nb, weak, width, height, table, stats, fu, fi,
         db_keys, db_vals, db_ply, ctrl, role, shared, out,
     )  # fmt: skip
@@ -542,3 +557,22 @@ def solve_position_kernel(
         current, mask, nb, weak, width, height, table, stats, fu, fi,
         db_keys, db_vals, db_ply, ctrl, role, shared, out,
     )  # fmt: skip
+
+
+def _variant(function, name, **constants):
+    """``function`` (plain Python) with some of its module's names bound to other values: the
+    same code, under its own name (numba caches a kernel by its file and qualified name, so a
+    variant compiled is cached beside the original, not over it)."""
+    names = {**function.__globals__, **constants}
+    variant = types.FunctionType(
+        function.__code__, names, name, function.__defaults__, function.__closure__
+    )
+    variant.__qualname__ = name
+    variant.__doc__ = function.__doc__
+    return variant
+
+
+#: :func:`negamax` with ``RULES``: compiled (with ``_rules``) on the first deep solve only.
+negamax_rules = njit(cache=True, nogil=True)(_variant(negamax.py_func, "negamax_rules", RULES=True))
+#: :func:`probe_score` on :data:`negamax_rules` (plain Python, as ``probe_score``).
+probe_score_rules = _variant(probe_score, "probe_score_rules", negamax=negamax_rules)

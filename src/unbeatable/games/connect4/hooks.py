@@ -52,7 +52,7 @@ __all__ = [
 #: The solver's compiled kernels, as numba caches them (:mod:`unbeatable.kernels`): what a
 #: cold build writes, and about how long it takes (CPU seconds, a quiet machine).
 KERNELS = KernelGroup(
-    "connect4", "the Connect Four solver", Path(__file__).parent, KERNEL_SOURCES, 5, 10
+    "connect4", "the Connect Four solver", Path(__file__).parent, KERNEL_SOURCES, 4, 8
 )
 
 _SOLVERS: dict[tuple[int, int, int | None], Solver] = {}
