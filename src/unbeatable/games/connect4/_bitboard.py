@@ -149,11 +149,10 @@ def non_losing_moves(current, mask, height, bottom, board):
     return possible & ~(opp_win >> U1)  # never play just below an opponent's winning cell
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_four(p, height):
-    """True when the cells ``p`` (no sentinel bit set) hold four in a row. Compiled once and
-    called (not inlined by numba: its callers are asked rarely, and each inlined copy cost
-    about a quarter of a second of the cold build)."""
+    """True when the cells ``p`` (no sentinel bit set) hold four in a row. Inlined: only the
+    search with the rules (``_negamax.negamax_rules``, compiled for deep solves only) asks it."""
     h = np.uint64(height)
     for k in range(4):  # the shifts along a column, a row and the two diagonals
         s = U1 if k == 0 else h + np.uint64(k - 1)
