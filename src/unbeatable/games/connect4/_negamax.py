@@ -573,6 +573,8 @@ def _variant(function, name, **constants):
 
 
 #: :func:`negamax` with ``RULES``: compiled (with ``_rules``) on the first deep solve only.
-negamax_rules = njit(cache=True, nogil=True)(_variant(negamax.py_func, "negamax_rules", RULES=True))
+negamax_rules = njit(cache=True, nogil=True)(
+    _variant(getattr(negamax, "py_func", negamax), "negamax_rules", RULES=True)
+)  # (with NUMBA_DISABLE_JIT, njit hands back the Python function itself)
 #: :func:`probe_score` on :data:`negamax_rules` (plain Python, as ``probe_score``).
 probe_score_rules = _variant(probe_score, "probe_score_rules", negamax=negamax_rules)
