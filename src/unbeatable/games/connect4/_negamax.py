@@ -100,16 +100,20 @@ SCAN_WIDTH = 8
 
 # Positions with more than RULES_EMPTY empty cells whose window's top is at most 1 ask, of each
 # child, the upper bound (0 or -1) that the follow-up strategies of ``_rules`` prove without
-# search (``_rules.fail_high``, one call a node): one that fails the node high answers it at
-# once (empty 7 x 6 board: 867,988,260 nodes without, 337,581,116 with). From 10 empty cells
-# on, Test_L1_R2 cost about 10 % less CPU but the empty board 408,659,692 nodes in the same time.
+# search (``_rules.fail_high``, inlined, one question a node): one that fails the node high
+# answers it at once (empty 7 x 6 board: 867,988,260 nodes without, 337,581,116 with). From 10
+# empty cells on, Test_L1_R2 cost about 10 % less CPU but the empty board 408,659,692 nodes in the
+# same time; from 8 or from 4 (fail_high inlined), six 3-4-stone positions no faster.
 RULES_EMPTY = 6
 # Whether the search asks the rules at all: False in ``negamax``, where numba prunes the branch
 # before typing it (``_rules`` is not compiled with it), True in ``negamax_rules`` (the same
 # code compiled again: see ``_variant``). Only ``solve_position`` picks the latter.
 RULES = False
 # ``solve_position`` of a position with at least RULES_ROOT_EMPTY empty cells and no database
-# position below it searches with the rules (``negamax_rules``); else with ``negamax``.
+# position below it searches with the rules (``negamax_rules``); else with ``negamax``. Below
+# 36, the rules cut nodes but not CPU time (Test_L1_R2 solved one by one, by the root's empty
+# cells: 0.91-1.16x the CPU without them from 28 to 35; Test_L1_R3's first 10, 30-40 empty
+# cells: 30 % fewer nodes, 12-20 % less CPU).
 RULES_ROOT_EMPTY = 36
 
 ABORTED = 10_000  # negamax's value when ``ctrl`` stopped it (outside every score range)
@@ -562,7 +566,8 @@ def solve_position_kernel(
 def _variant(function, name, **constants):
     """``function`` (plain Python) with some of its module's names bound to other values: the
     same code, under its own name (numba caches a kernel by its file and qualified name, so a
-    variant compiled is cached beside the original, not over it)."""
+    variant compiled is cached beside the original, not over it). The variant's names are a
+    copy of the module's as they are now: a later change to a module name does not reach it."""
     names = {**function.__globals__, **constants}
     variant = types.FunctionType(
         function.__code__, names, name, function.__defaults__, function.__closure__
