@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import communicate_rest
 from unbeatable.games import get_game
 from unbeatable.search import Limits, Searcher, solve
 
@@ -206,7 +207,7 @@ def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
         victims = [pid for pid in family if _rank_of(pid) == 1]
         assert len(victims) == 1, family
         os.kill(victims[0], signal.SIGKILL)
-        rest, err = job.communicate(timeout=TIMEOUT)
+        rest, err = communicate_rest(job, TIMEOUT)  # keeps what readline read ahead
     finally:
         if job.poll() is None:
             os.killpg(job.pid, signal.SIGKILL)
@@ -223,6 +224,21 @@ def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
     for text, line in zip(SLOW, answered, strict=False):
         assert line == f"{text} {solve(game.parse_position(text))}"
     assert not [pid for pid in family if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+
+
+def test_the_rest_of_a_job_keeps_what_readline_read_ahead() -> None:
+    """The killed-rank tests read the first answer with readline and the rest when the job
+    ends: two answers written in one chunk must both be seen (``communicate`` reads the pipe's
+    descriptor and lost the second, buffered by readline: an answer seemed skipped)."""
+    job = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdout.write('1,6 0\\n1,16 0\\n'); "
+         "sys.stdout.flush(); sys.stderr.write('done\\n')"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert job.stdout is not None
+    assert job.stdout.readline() == "1,6 0\n"
+    rest, err = communicate_rest(job, 30)
+    assert (rest, err, job.returncode) == ("1,16 0\n", "done\n", 0)
 
 
 def _zombie(pid: int) -> bool:

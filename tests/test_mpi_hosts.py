@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.helpers import communicate_rest
 from unbeatable.games import get_game
 from unbeatable.search import Searcher, solve
 
@@ -244,7 +245,7 @@ def test_a_rank_killed_on_the_second_host(cluster: Cluster, tmp_path: Path) -> N
         killed = _worker_ranks(cluster, namespace)
         assert len(killed) == 1, killed
         os.kill(killed[0], signal.SIGKILL)
-        rest, err = job.communicate(timeout=TIMEOUT)
+        rest, err = communicate_rest(job, TIMEOUT)  # keeps what readline read ahead
     finally:
         if job.poll() is None:
             os.killpg(job.pid, signal.SIGKILL)
