@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import IO
 
@@ -35,6 +36,33 @@ def run(
 
 def _text(stream: IO[str]) -> str:
     return stream.getvalue() if isinstance(stream, io.StringIO) else ""
+
+
+def communicate_rest(job: subprocess.Popen[str], timeout: float) -> tuple[str, str]:
+    """What ``job`` writes on its stdout and stderr (pipes, text) from now until it ends, once
+    lines were read from them with ``readline``: ``job.communicate`` reads the pipes' file
+    descriptors, not their file objects, so it would lose what ``readline`` had read ahead
+    into the file object's buffer (an answer line that came in the same chunk as the first).
+    Raises subprocess.TimeoutExpired when the job has not ended within ``timeout``."""
+    assert job.stdout is not None and job.stderr is not None
+    texts = {"out": "", "err": ""}
+
+    def drain(name: str, stream: IO[str]) -> None:
+        with stream:  # closed at its end, as communicate closes it
+            texts[name] = stream.read()
+
+    readers = [
+        threading.Thread(target=drain, args=("out", job.stdout), daemon=True),
+        threading.Thread(target=drain, args=("err", job.stderr), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    job.wait(timeout=timeout)
+    for reader in readers:
+        reader.join(timeout)
+        if reader.is_alive():  # a process the job left behind holds the pipe open
+            raise subprocess.TimeoutExpired(job.args, timeout)
+    return texts["out"], texts["err"]
 
 
 def one_error_line(err: str) -> str:

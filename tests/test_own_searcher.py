@@ -147,6 +147,25 @@ def test_the_limits_reach_the_searcher() -> None:
     assert result.complete and result.depth == 3
 
 
+def test_the_searchers_kernels_load_before_the_clock_starts(monkeypatch: Any) -> None:
+    """A cold first search builds the game's kernels (its warm_up) before its clock starts:
+    the request's deadline is the whole limit after the loading ended, not after it began."""
+    loaded: list[float] = []
+
+    def warm_up(self: Guided) -> None:
+        time.sleep(0.05)  # a build (its length does not matter: only the order is asserted)
+        loaded.append(time.perf_counter())
+
+    monkeypatch.setattr(Guided, "warm_up", warm_up)
+    Searcher().search(guided(), Limits(time=0.5))
+    [request] = Guided.requests
+    assert len(loaded) == 1 and request.deadline is not None
+    assert request.deadline >= loaded[0] + 0.5
+    # the generic engine and an observed search do not ask the game's searcher: no loading
+    Searcher("alphabeta").search(guided(), Limits(time=0.5))
+    assert len(loaded) == 1
+
+
 def test_a_game_too_large_to_solve_gets_its_thinking_time(monkeypatch: Any) -> None:
     monkeypatch.setattr(Guided, "default_time", 7.0)
     Searcher().search(guided())

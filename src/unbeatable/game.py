@@ -545,7 +545,9 @@ class State(ABC):
     def warm_up(self) -> None:
         """Load in this process what searching this game needs and is slow to load (a
         compiled solver's kernels). A parallel searcher calls it before it forks its worker
-        processes from this one, so that each starts with it. The default does nothing."""
+        processes from this one, so that each starts with it; a search that goes to the game's
+        own searcher calls it before its clock starts (a cold build is not its thinking time).
+        The default does nothing."""
         return None
 
     def solver_value(self, request: SolveRequest) -> int | None:

@@ -85,6 +85,7 @@ class Searcher(Searching):
         stop: threading.Event | None, observer: Observer | None = None,
         progress: Progress | None = None,
     ) -> Iterator[SearchResult]:
+        policy.before_clock(self.options, state, observer)
         start = time.perf_counter()
         self.switch_game(state)
         if algorithm in policy.RUNNERS and (

@@ -396,6 +396,16 @@ def uses_searcher(options: SearchOptions, state: State) -> bool:
     )
 
 
+def before_clock(options: SearchOptions, state: State, observer: Observer | None) -> None:
+    """What a search does before its clock starts: a search that goes to the game's own
+    searcher (:func:`uses_searcher`) loads its kernels first (:meth:`State.warm_up`), so that
+    a cold first use builds them (announced) and then searches its whole time limit. (A game's
+    own solver counts its loading within a time limit instead: :func:`by_solver`'s deadline
+    covers it, so that a server's cap holds.)"""
+    if observer is None and uses_searcher(options, state):
+        state.warm_up()
+
+
 def split_algorithm(options: SearchOptions, state: State) -> str | None:
     """The algorithm of a view of the parallel search's split (the web page's): the one asked
     for, else alpha-beta for a game with its own searcher (which splits nothing over the

@@ -36,7 +36,8 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   check, searched ``ln(depth) ln(count) / 2.25`` plies shallower, less in PV nodes, for
   killers and for moves of good history (the sum of the three in ``_order``), more for moves
   of bad history and outside PV nodes when not improving; searched again at full depth when
-  they beat alpha), a check extension (a move that gives check is searched a ply deeper); in
+  they beat alpha), a check extension (a move that gives check and does not lose material by
+  SEE is searched a ply deeper); in
   non-PV nodes not in check, once a move has been searched, near the leaves, moves that give
   no check are skipped when they are quiet and late in the order (late move pruning, fewer when
   not improving), quiet with the evaluation far below alpha (futility pruning), quiet with a
@@ -542,7 +543,13 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             if n_q < MAX_QUIETS:
                 quiets[ply * MAX_QUIETS + n_q] = move
                 frames[ply, F_NQUIET] = n_q + 1
-        new_depth = depth - 1 + gives_check
+        extend = gives_check
+        if gives_check:  # a check that loses material by SEE is not extended
+            unmake(pos, tab, move, undo, ply)
+            if see(pos, tab, move, gain) < 0:
+                extend = 0
+            make(pos, tab, move, undo, ply)
+        new_depth = depth - 1 + extend
         frames[ply, F_NEWDEPTH] = new_depth
         if count == 1:
             _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, I1)

@@ -42,6 +42,7 @@ from ._tables import CAPTURE, EN_PASSANT, P_BOARD, P_HALF, P_SIDE, PAWN, PROMOTI
 from .core import Position
 from .evaluation import piece_value
 from .searcher import ENTRY_BYTES, MATE, MATE_BOUND, Limits, Searcher
+from .warm import ready
 
 __all__ = ["Chess", "ChessState"]
 
@@ -240,6 +241,13 @@ class ChessState(State):
         return [item[3] for item in scored]
 
     # --- the game's own searcher ------------------------------------------------------------
+
+    def warm_up(self) -> None:
+        """Load every kernel of the compiled core in this process, once (built into numba's
+        cache, announced, the first time after an install: :func:`.warm.ready`). The library's
+        searcher calls it before a search's clock starts, so that a first ``--time 1`` searches
+        its whole second after the build instead of spending it on the build."""
+        ready()
 
     def searcher_answers(self, request: SearchRequest) -> Iterator[SearchAnswer]:
         """The compiled engine's answers (:class:`.searcher.Searcher`), one after each

@@ -1,18 +1,21 @@
 """Warming the chess core: :func:`warm_up` calls every kernel of the rules and the engine
 once, so that numba compiles them all (saying so: :mod:`unbeatable.kernels`) or loads them
-from its cache; ``unbeatable warm chess`` calls it. The group is :data:`._cache.KERNELS`.
+from its cache; ``unbeatable warm chess`` calls it. :func:`ready` calls it once a process: the
+library's searcher does before a search's clock starts (see :meth:`.game.ChessState.warm_up`).
+The group is :data:`._cache.KERNELS`.
 
 Nothing here imports the kernels until :func:`warm_up` runs.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ...kernels import building, register
 from ._cache import KERNELS
 
-__all__ = ["warm_up"]
+__all__ = ["ready", "warm_up"]
 
 #: castling both ways, en passant, promotions, checks: most move kinds within two plies
 _KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -35,6 +38,20 @@ def warm_up() -> float:
         position.play(position.legal_moves()[0]).is_checkmate()
         Searcher(hash_mb=1, threads=1).search(Position.initial(), Limits(depth=3))
     return time.perf_counter() - start
+
+
+_READY = threading.Event()
+_LOCK = threading.Lock()
+
+
+def ready() -> None:
+    """:func:`warm_up` once in this process: every later call returns at once."""
+    if _READY.is_set():
+        return
+    with _LOCK:
+        if not _READY.is_set():
+            warm_up()
+            _READY.set()
 
 
 register(KERNELS, warm_up)

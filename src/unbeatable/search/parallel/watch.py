@@ -43,6 +43,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -438,4 +439,31 @@ def end_mpi_job(code: int) -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
+        _forwarded(FORWARD_SECONDS)
         mpi.COMM_WORLD.Abort(code)
+
+
+#: How long :func:`end_mpi_job` waits at most for the launcher to read what this process wrote.
+FORWARD_SECONDS = 2.0
+
+
+def _forwarded(seconds: float) -> None:
+    """Wait until the launcher's proxy has read everything this process wrote on its standard
+    output and error (pipes to it: hydra's), at most ``seconds``. MPI_Abort makes the proxy
+    kill every process and exit, and what it had not read yet was lost: a test starved of CPU
+    saw the job end with exit code 3 and not a word on stderr, the manager's line included."""
+    import array
+    import fcntl
+    import termios
+
+    ends = time.monotonic() + seconds
+    for fd in (1, 2):
+        while True:
+            unread = array.array("i", [0])
+            try:
+                fcntl.ioctl(fd, termios.FIONREAD, unread, True)
+            except OSError:  # not a pipe (a file, a terminal): nothing waits to be read
+                break
+            if unread[0] <= 0 or time.monotonic() >= ends:
+                break
+            time.sleep(0.01)
