@@ -5,6 +5,8 @@ odd height (the rows each side gets depend on the height's parity)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -182,3 +184,22 @@ def test_the_search_with_the_rules_scores_as_the_plain_one(
     assert len(set(scores["plain"])) >= 3, scores["plain"]  # not all draws
     assert nodes["rules"] < nodes["plain"], nodes
     assert K.negamax_rules.signatures  # the rules' search did run
+
+
+@pytest.mark.slow  # a fresh process; in a clean clone it compiles the variant
+def test_warming_up_loads_the_search_with_the_rules_too() -> None:
+    """``unbeatable warm connect4``, the web server's background warming and ``python -m
+    unbeatable.games.connect4`` (:func:`.hooks.warm_up`) load ``negamax_rules`` as well, so
+    that a first deep solve (another board size from its start) does not compile it inside
+    its time limit; a fresh process, so that no other test has run it before."""
+    code = (
+        "from unbeatable.games.connect4 import _negamax as K, hooks\n"
+        "assert not K.negamax_rules.signatures\n"
+        "hooks.warm_up()\n"
+        "print(len(K.negamax_rules.signatures))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1

@@ -165,10 +165,18 @@ def _load_kernels(game: BoardSize, table_size: int | None) -> None:
 
 def warm_up() -> float:
     """Load (or, the first time after an install, compile into numba's cache) everything the
-    7 x 6 solver needs; return the seconds it took. ``python -m unbeatable.games.connect4``
-    calls it, so that the first game or analysis does not pay for compiling."""
+    7 x 6 solver needs, and the search with the rules that a deep solve without the book uses
+    (``_negamax.negamax_rules``: another board size from its start; not on a first command's
+    path, which does not need it); return the seconds it took. ``python -m
+    unbeatable.games.connect4``, ``unbeatable warm connect4`` and the web server (in the
+    background) call it, so that no first game or analysis pays for compiling."""
     start = time.perf_counter()
     ready_solver(Size(7, 6), SolveRequest())
+    from ._memory import MIN_SLOTS
+    from .solver import Solver
+
+    with building(KERNELS):  # a deep solve without a database: 38 empty cells, 3 nodes
+        Solver(table_bytes=8 * MIN_SLOTS, book=False).solve("2233")
     return time.perf_counter() - start
 
 
