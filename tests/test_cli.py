@@ -336,8 +336,10 @@ def test_ctrl_c_in_the_solver_prints_its_bounds(monkeypatch: pytest.MonkeyPatch)
     real = Connect4State.solver_moves
 
     def stopped(self: Connect4State, request: Any) -> Any:
-        # Ctrl-C after 300,000 nodes: the compiled solver answers what it knew, marked so
-        answer = real(self, replace(request, max_nodes=300_000))
+        # Ctrl-C after 1,000,000 nodes: the compiled solver answers what it knew, marked so
+        # (with the rules, 300,000 nodes of the empty board prove no bound of the position
+        # when the process's table is empty: the test passed only after others had filled it)
+        answer = real(self, replace(request, max_nodes=1_000_000))
         assert answer is not None
         return replace(answer, interrupted=True)
 

@@ -78,7 +78,7 @@ def test_a_cold_load_compiles_the_search_and_its_helpers_once_each(tmp_path: Pat
     and the few kernels it calls, each once (a Python caller passing other argument types
     would compile another), and as many as the group declares (the live line's total)."""
     found, cached = cold_compiles(
-        "unbeatable.games.connect4.hooks", "unbeatable.games.connect4.hooks.warm_up", tmp_path,
+        "unbeatable.games.connect4.hooks", "unbeatable.games.connect4.hooks.load_solver", tmp_path,
         timeout=600,
     )  # fmt: skip
     compiled = [name.rsplit(".", 1)[-1] for name in found]

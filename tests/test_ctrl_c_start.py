@@ -247,3 +247,41 @@ def test_the_shell_ignores_ctrl_c_in_its_background_jobs() -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert done.stdout.strip() == str(int(signal.SIG_IGN))
+
+
+def test_ctrl_c_that_a_c_extensions_import_turns_into_import_error_is_one_line_and_130(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C while ``main`` imports a C extension (numpy, as a command loads its game) comes
+    out as that module's ImportError (seen: "PyCapsule_Import could not import module
+    "datetime"", a traceback and exit code 1 from ``python -m unbeatable.uci`` at 0.46 s):
+    the entry point ends it as Ctrl-C. An ImportError without Ctrl-C is still raised."""
+    (tmp_path / "importer.py").write_text(
+        textwrap.dedent(
+            """
+            import os, signal, sys, time
+
+            def main():
+                if sys.argv[1:] == ["plain"]:
+                    raise ImportError("no module named 'nothing'")
+                try:  # as numpy's C code does with the KeyboardInterrupt of an import
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(5)
+                except KeyboardInterrupt:
+                    raise ImportError('PyCapsule_Import could not import module "datetime"')
+                return 0
+            """
+        )
+    )
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    code = "import sys; from unbeatable.__main__ import guarded; guarded('importer')"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
+    plain = subprocess.run(
+        [sys.executable, "-c", code, "plain"], capture_output=True, text=True, env=environment,
+        timeout=60, check=False,
+    )  # fmt: skip
+    assert plain.returncode == 1 and "ImportError: no module named 'nothing'" in plain.stderr

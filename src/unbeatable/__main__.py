@@ -29,6 +29,12 @@ def run() -> "NoReturn":
     guarded("unbeatable.cli")
 
 
+def _hear(said: list[int]) -> "NoReturn":
+    """Python's own Ctrl-C (KeyboardInterrupt), remembered in ``said``."""
+    said.append(signal.SIGINT)
+    raise KeyboardInterrupt
+
+
 def guarded(module: str) -> "NoReturn":
     """Import ``module`` and exit with the code of its ``main()``, ``finish(code)`` if it has
     one: with Ctrl-C ending the process at once (one line, exit code 130) while the module is
@@ -41,12 +47,19 @@ def guarded(module: str) -> "NoReturn":
     import importlib  # the heavy imports: Ctrl-C here ends the process at once
 
     entry = importlib.import_module(module)
+    said: list[int] = []
     try:
         if heard:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, lambda signum, frame: _hear(said))
         code = entry.main()
     except KeyboardInterrupt:
         _stop()
+    except ImportError:
+        # Ctrl-C inside a C extension's import (numpy's, as ``main`` loads a game) comes out
+        # as that module's ImportError, not as KeyboardInterrupt: it is the same Ctrl-C
+        if said:
+            _stop()
+        raise
     if heard:
         signal.signal(signal.SIGINT, _stop)
     finish = getattr(entry, "finish", sys.exit)

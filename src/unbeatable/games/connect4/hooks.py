@@ -42,6 +42,7 @@ __all__ = [
     "Size",
     "line",
     "line_costs",
+    "load_solver",
     "move_values",
     "ready_solver",
     "solver_for",
@@ -163,6 +164,12 @@ def _load_kernels(game: BoardSize, table_size: int | None) -> None:
     _line_on(warm, *tiny, SolveRequest(threads=1), "1 on a 4 x 4 board")
 
 
+def load_solver() -> None:
+    """Load the 7 x 6 solver as a first command does (:func:`ready_solver`): its kernels, from
+    numba's cache or built, without the search with the rules."""
+    ready_solver(Size(7, 6), SolveRequest())
+
+
 def warm_up() -> float:
     """Load (or, the first time after an install, compile into numba's cache) everything the
     7 x 6 solver needs, and the search with the rules that a deep solve without the book uses
@@ -171,7 +178,7 @@ def warm_up() -> float:
     unbeatable.games.connect4``, ``unbeatable warm connect4`` and the web server (in the
     background) call it, so that no first game or analysis pays for compiling."""
     start = time.perf_counter()
-    ready_solver(Size(7, 6), SolveRequest())
+    load_solver()
     from ._memory import MIN_SLOTS
     from .solver import Solver
 
