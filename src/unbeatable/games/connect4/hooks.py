@@ -179,11 +179,10 @@ def warm_up() -> float:
     background) call it, so that no first game or analysis pays for compiling."""
     start = time.perf_counter()
     load_solver()
-    from ._memory import MIN_SLOTS
-    from .solver import Solver
+    from .solver import load_rules_search
 
-    with building(KERNELS):  # a deep solve without a database: 38 empty cells, 3 nodes
-        Solver(table_bytes=8 * MIN_SLOTS, book=False).solve("2233")
+    with building(KERNELS):
+        load_rules_search()
     return time.perf_counter() - start
 
 

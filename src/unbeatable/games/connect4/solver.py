@@ -57,6 +57,7 @@ __all__ = [
     "Solver",
     "compile_kernels",
     "encode_moves",
+    "load_rules_search",
 ]
 
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
@@ -537,6 +538,11 @@ def compile_kernels() -> float:
     s.score_map("1")
     s.best(*s.position("1"))
     s.solve_many(["12", "21"])
-    # the search with the rules (a deep solve without a database: 38 empty cells), 3 nodes
-    Solver(table_bytes=8 * MIN_SLOTS, book=False).solve("2233")
+    load_rules_search()
     return time.perf_counter() - t0
+
+
+def load_rules_search() -> None:
+    """Compile (or load from numba's cache) the search with the rules, which only a deep solve
+    without a database uses: one such solve (38 empty cells), 3 nodes."""
+    Solver(table_bytes=8 * MIN_SLOTS, book=False).solve("2233")
