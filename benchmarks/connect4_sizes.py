@@ -31,6 +31,7 @@ checkout's (an older checkout may not have them).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -107,7 +108,7 @@ class Worker:
     def __init__(self, src: Path, args: argparse.Namespace) -> None:
         env = dict(os.environ)
         if src.resolve() != OWN_SRC:
-            tag = str(abs(hash(str(src.resolve()))))
+            tag = hashlib.sha256(str(src.resolve()).encode()).hexdigest()[:12]
             env["NUMBA_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"c4-sizes-numba-{tag}")
         command = [
             sys.executable, str(Path(__file__).resolve()), "--serve", "--src", str(src),

@@ -23,7 +23,14 @@ BOOK_RESOURCE = "connect4-book.txt"
 #: The board sizes that ship a book, with its depth (the most stones of a position it holds):
 #: every size whose empty board takes more than a few seconds to solve here, each as deep as
 #: makes the first move after the book quick and the build fit (see docs/connect4.md).
-PLIES: dict[tuple[int, int], int] = {(7, 6): 3, (6, 7): 1, (9, 4): 1, (5, 8): 2, (6, 6): 2}
+PLIES: dict[tuple[int, int], int] = {
+    (7, 6): 3,
+    (6, 6): 2,
+    (5, 8): 2,
+    (8, 5): 1,
+    (9, 4): 1,
+    (6, 7): 1,
+}
 
 
 def resource_name(width: int, height: int) -> str:

@@ -316,8 +316,13 @@ def line(state: Position, request: SolveRequest) -> list[int]:
 def line_costs(state: Position, request: SolveRequest) -> list[tuple[int, int, int]]:
     """:func:`line` with what each move cost to prove: ``(column, nodes, probes)``, the
     null-window probes run and the nodes they searched (the first move's include solving the
-    position); empty when the deadline came while the solver was loading."""
-    walked = _book_line(state) if request.book else []
+    position); on a size with a book and no database, the book's moves first, each
+    ``(column, 0, 0)`` (see :func:`_book_line`); no more when the deadline came while the
+    solver was loading."""
+    # 7 x 6: the 12-stone database makes the solver's own line quick from the start (and each
+    # of its moves' probes counted); elsewhere the book's moves are free and the solver's are not
+    size = (state.game.width, state.game.height)
+    walked = _book_line(state) if request.book and size != (7, 6) else []
     for column, _, _ in walked:
         state = state.play(column)
     if state.outcome() is not None:
