@@ -83,6 +83,7 @@ def test_the_first_moves_are_answered_from_the_book_without_the_solver(
 # --- the books of other board sizes -----------------------------------------------------------
 
 OTHER_SIZES = sorted(size for size in PLIES if size != (7, 6))
+SIZE_IDS = [f"{w}x{h}" for w, h in OTHER_SIZES]
 
 
 def _game(width: int, height: int) -> Connect4:
@@ -108,7 +109,7 @@ def test_the_books_of_other_sizes_ship_whole() -> None:
             assert book[0] == published, (width, height)
 
 
-@pytest.mark.parametrize("size", OTHER_SIZES)
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
 def test_a_book_is_consistent_between_layers(size: tuple[int, int]) -> None:
     """Each position's score is the best of its moves' (the deepest layer, the solver's, holds
     the others): the file was not cut or mixed with another size's."""
@@ -129,7 +130,7 @@ def _deepest_sample(size: tuple[int, int], count: int) -> list[Connect4State]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", OTHER_SIZES)
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
 def test_a_sample_of_a_book_agrees_with_a_fresh_solve(size: tuple[int, int]) -> None:
     """The deepest layer (which the solver built; the rest follows from it, tested above): a
     sample of it solved again, by a fresh solver without the book, on two threads (one position
@@ -184,7 +185,7 @@ def test_a_size_without_a_book_is_solved_by_search() -> None:
     assert result.move_scores[2].is_draw  # the centre holds it
 
 
-@pytest.mark.parametrize("size", OTHER_SIZES)
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
 def test_the_first_moves_of_a_booked_size_come_from_its_book(
     size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
