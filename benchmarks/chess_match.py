@@ -41,6 +41,14 @@ insufficient material), on time, by an engine's error (a crash or an illegal mov
 is adjudicated a draw at ``--max-plies``.
 
 Our engine is run from this checkout (its ``src`` first on ``PYTHONPATH``).
+
+On a shared machine a match on clocks measures the CPU its engines get. Give them the CPU:
+run the match at a higher priority than the other work (``nice -n -10``, or the others at
+``nice -n 19``). With the kernel's autogroup scheduling on (``/proc/sys/kernel/
+sched_autogroup_enabled`` 1, the default of many distributions) a process's nice counts only
+within its own session: each session gets an equal share whatever its nice. On 2 cores beside
+three sessions of niced work, Stockfish lost 14 of 15 games on time (2026-11-25); with
+autogroup off but a ``perf record`` sampling another process, 11 of 13, and our engine 1.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from .tree import HORIZON, PRUNED, SHORTCUT, TERMINAL, SearchTree, TreeNode, for
 
 __all__ = [
     "LiveLine",
+    "Thinking",
     "is_tty",
     "plain_table",
     "print_board",
@@ -41,6 +42,32 @@ def is_tty(stream: IO[str]) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class Thinking:
+    """The spinner's words while the AI thinks: the seconds so far once there are a few, and
+    what Ctrl-C does once the wait is long (a perfect move on a large board can take minutes).
+    Rich renders it afresh with every frame of the spinner."""
+
+    #: seconds before the count shows; and before the Ctrl-C hint does
+    QUIET = 2.0
+    HINT = 10.0
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock = clock
+        self.start = clock()
+
+    def text(self) -> str:
+        spent = self.clock() - self.start
+        if spent < self.QUIET:
+            return "thinking..."
+        words = f"thinking... {int(spent)} s"
+        if spent >= self.HINT:
+            words += " (Ctrl-C: play the best move found so far)"
+        return words
+
+    def __rich__(self) -> Text:
+        return Text(self.text())
 
 
 def console(stream: IO[str]) -> Console:

@@ -143,7 +143,7 @@ class Session:
 
     def think(self, state: State) -> tuple[Move, SearchResult]:
         if self.color:
-            with render.console(self.out).status("thinking..."):
+            with render.console(self.out).status(render.Thinking()):
                 result, interrupted = common.run_search(
                     self.searcher, state, self.limits, analyze=False
                 )
