@@ -10,20 +10,40 @@ published entry: their score is printed, not checked.
     PYTHONPATH=src python benchmarks/connect4_sizes.py                     # width + height <= 12
     PYTHONPATH=src python benchmarks/connect4_sizes.py --min-sum 13 --max-sum 13 --cap 600
     PYTHONPATH=src python benchmarks/connect4_sizes.py --size 7x6 --threads 2
+    python benchmarks/connect4_sizes.py --max-sum 13 --against ../before/src   # before/after
 
 For each size a fresh solver (no opening book, ``--table-mb`` of table, ``--threads``) solves
 the empty board strongly (the exact score, so the move on which the game ends) under a time cap
 ``--cap`` (seconds): a search cut short prints the bounds it proved. The line gives the wall
 time, the nodes, the published score and whether ours equals it; the exit status is 1 when a
 complete score differs from a published one.
+
+``--src PATH`` solves with the package under PATH (another checkout's ``src``) instead of this
+one's. ``--against PATH`` compares two sources size by size in the same run: two worker
+processes, one on this checkout's sources and one on PATH's (same table, threads and cap, same
+``nice``), take each size in turn (alternating which goes first), and the table gives each one's
+wall time, CPU time and nodes, their ratios (this checkout over PATH's) and the totals. The other
+checkout's numba cache goes to a directory under the system's temporary directory
+(``NUMBA_CACHE_DIR``), so that nothing is written into it. The published results are always this
+checkout's (an older checkout may not have them).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OWN_SRC = HERE.parent / "src"
 
 
 def board_sizes(min_sum: int, max_sum: int) -> list[tuple[int, int]]:
@@ -49,6 +69,141 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def published_score(width: int, height: int) -> int | None:
+    """This checkout's published score of the empty board (loaded from its file, so that
+    another checkout's package on ``sys.path`` needs none)."""
+    path = OWN_SRC / "unbeatable" / "games" / "connect4" / "published.py"
+    spec = importlib.util.spec_from_file_location("_published_results", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    score: int | None = module.first_player_score(width, height)
+    return score
+
+
+def serve(args: argparse.Namespace) -> int:
+    """The worker of ``--against``: solve each ``W H`` line of stdin, answer one JSON line."""
+    from unbeatable.games.connect4.solver import Solver, compile_kernels
+
+    compile_kernels()
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        w, h = (int(x) for x in line.split())
+        solver = Solver(int(args.table_mb * 2**20), width=w, height=h, book=False)
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        result = solver.bounds(0, 0, 0, threads=args.threads, deadline=t0 + args.cap)
+        dt, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        answer = {
+            "time": dt, "cpu": cpu, "nodes": result.nodes, "complete": result.complete,
+            "lower": result.lower[0], "upper": result.upper[0],
+        }  # fmt: skip
+        del solver
+        print(json.dumps(answer), flush=True)
+    return 0
+
+
+class Worker:
+    """A ``--serve`` process on one checkout's sources."""
+
+    def __init__(self, src: Path, args: argparse.Namespace) -> None:
+        env = dict(os.environ)
+        if src.resolve() != OWN_SRC:
+            tag = hashlib.sha256(str(src.resolve()).encode()).hexdigest()[:12]
+            env["NUMBA_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"c4-sizes-numba-{tag}")
+        command = [
+            sys.executable, str(Path(__file__).resolve()), "--serve", "--src", str(src),
+            "--threads", str(args.threads), "--table-mb", str(args.table_mb),
+            "--cap", str(args.cap),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        self.read()  # the kernels are loaded
+
+    def read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("a worker ended early")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def solve(self, w: int, h: int) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{w} {h}\n")
+        self.process.stdin.flush()
+        return self.read()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def _score(answer: dict[str, Any]) -> str:
+    lo, hi = answer["lower"], answer["upper"]
+    return str(lo) if answer["complete"] else f"[{lo},{hi}]"
+
+
+def _commit(src: Path) -> str:
+    found = subprocess.run(
+        ["git", "-C", str(src), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "?"
+
+
+def compare(args: argparse.Namespace, sizes: list[tuple[int, int]]) -> int:
+    """``--against``: both checkouts' workers, size by size, and the table of both."""
+    other = Path(args.against)
+    print(
+        f"{len(sizes)} board size(s); table {args.table_mb:g} MiB, {args.threads} thread(s), "
+        f"no book, cap {args.cap:g} s a size; after = {OWN_SRC.parent} ({_commit(OWN_SRC)}), "
+        f"before = {other} ({_commit(other)}); load average {os.getloadavg()[0]:.1f}"
+    )
+    workers = {"before": Worker(other, args), "after": Worker(OWN_SRC, args)}
+    print(
+        "| size | score | before time | after time | before CPU | after CPU | CPU after/before "
+        "| before nodes | after nodes | nodes after/before | published |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = {k: {"time": 0.0, "cpu": 0.0, "nodes": 0} for k in workers}
+    wrong = 0
+    try:
+        for i, (w, h) in enumerate(sizes):
+            order = ["before", "after"] if i % 2 == 0 else ["after", "before"]
+            found = {name: workers[name].solve(w, h) for name in order}
+            b, a = found["before"], found["after"]
+            for name, answer in found.items():
+                for k in ("time", "cpu", "nodes"):
+                    totals[name][k] += answer[k]
+            expected = published_score(w, h)
+            scores = {_score(b), _score(a)}
+            differs = len(scores) > 1 or (expected is not None and scores != {str(expected)})
+            if differs and all(x["complete"] for x in (a, b)):
+                wrong += 1
+            score = " / ".join(sorted(scores))
+            ratio = a["cpu"] / b["cpu"] if b["cpu"] > 0 else float("nan")
+            nodes = a["nodes"] / b["nodes"] if b["nodes"] else float("nan")
+            print(
+                f"| {w}x{h} | {score} | {b['time']:.2f} s | {a['time']:.2f} s | "
+                f"{b['cpu']:.2f} s | {a['cpu']:.2f} s | {ratio:.2f} | {b['nodes']:,} | "
+                f"{a['nodes']:,} | {nodes:.2f} | {'' if expected is None else expected} |",
+                flush=True,
+            )
+    finally:
+        for worker in workers.values():
+            worker.close()
+    b, a = totals["before"], totals["after"]
+    print(
+        f"| total | | {b['time']:.2f} s | {a['time']:.2f} s | {b['cpu']:.2f} s | "
+        f"{a['cpu']:.2f} s | {a['cpu'] / max(b['cpu'], 1e-9):.2f} | {b['nodes']:,} | "
+        f"{a['nodes']:,} | {a['nodes'] / max(b['nodes'], 1):.2f} | |"
+    )
+    verdict = f"{wrong} WRONG" if wrong else "all as published, both alike"
+    print(f"load average {os.getloadavg()[0]:.1f}; {verdict}")
+    return 1 if wrong else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--min-sum", type=int, default=2, help="smallest width + height (default 2)")
@@ -57,13 +212,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cap", type=float, default=1800.0, help="seconds per size (default 1800)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--table-mb", type=float, default=64.0)
+    p.add_argument("--src", type=Path, help="solve with the package under PATH (a checkout's src)")
+    p.add_argument("--against", type=Path, help="compare with the package under PATH, size by size")
+    p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.src is not None:
+        sys.path.insert(0, str(args.src.resolve()))
+    if args.serve:
+        return serve(args)
+    sizes = args.size or board_sizes(args.min_sum, args.max_sum)
+    if args.against is not None:
+        return compare(args, sizes)
 
-    from unbeatable.games.connect4.published import first_player_score
     from unbeatable.games.connect4.solver import Solver, compile_kernels
 
+    first_player_score = published_score
     compile_kernels()
-    sizes = args.size or board_sizes(args.min_sum, args.max_sum)
     print(
         f"{len(sizes)} board size(s); table {args.table_mb:g} MiB, {args.threads} thread(s), "
         f"no book, cap {args.cap:g} s a size; load average {os.getloadavg()[0]:.1f}"

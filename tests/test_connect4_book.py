@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from unbeatable import get_game
-from unbeatable.games.connect4 import Solver
-from unbeatable.games.connect4.book import load, lookup
+from unbeatable.games.connect4 import Solver, hooks
+from unbeatable.games.connect4.book import PLIES, load, lookup
 from unbeatable.games.connect4.book_build import build, positions_by_ply
+from unbeatable.games.connect4.game import Connect4, Connect4State
+from unbeatable.games.connect4.published import first_player_score
 from unbeatable.search import search
 
 
@@ -76,3 +78,144 @@ def test_the_first_moves_are_answered_from_the_book_without_the_solver(
         answer = hooks.move_values(state, SolveRequest())  # type: ignore[arg-type]
         assert answer is not None and answer.complete
         assert set(answer.values) == set(state.legal_moves())
+
+
+# --- the books of other board sizes -----------------------------------------------------------
+
+OTHER_SIZES = sorted(size for size in PLIES if size != (7, 6))
+SIZE_IDS = [f"{w}x{h}" for w, h in OTHER_SIZES]
+
+
+def _game(width: int, height: int) -> Connect4:
+    game = get_game(f"connect4:width={width},height={height}")
+    assert isinstance(game, Connect4)
+    return game
+
+
+def test_the_books_of_other_sizes_ship_whole() -> None:
+    """Every size in PLIES ships its book: every position of at most PLIES stones (one of each
+    pair of mirror images), each one's score within the board's range, the empty board's equal
+    to the published result (Tromp's, Steininger's) where there is one."""
+    assert OTHER_SIZES, "no board size but 7 x 6 ships a book"
+    for width, height in OTHER_SIZES:
+        game = _game(width, height)
+        book = load(width, height)
+        layers = positions_by_ply(PLIES[width, height], game)
+        assert set(book) == {key for layer in layers for key in layer}, (width, height)
+        reach = (width * height + 1) // 2
+        assert all(-reach <= score <= reach for score in book.values())
+        published = first_player_score(width, height)
+        if published is not None:
+            assert book[0] == published, (width, height)
+
+
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
+def test_a_book_is_consistent_between_layers(size: tuple[int, int]) -> None:
+    """Each position's score is the best of its moves' (the deepest layer, the solver's, holds
+    the others): the file was not cut or mixed with another size's."""
+    game = _game(*size)
+    book = load(*size)
+    for layer in positions_by_ply(PLIES[size] - 1, game):
+        for key, state in layer.items():
+            values = hooks._from_book(state)
+            assert values is not None and book[key] == max(values.values()), (size, str(state))
+
+
+def _deepest_sample(size: tuple[int, int], count: int) -> list[Connect4State]:
+    """``count`` positions of the book's deepest layer, spread over it (sorted by key)."""
+    deepest = positions_by_ply(PLIES[size], _game(*size))[-1]
+    keys = sorted(deepest)
+    step = max(1, len(keys) // count)
+    return [deepest[k] for k in keys[::step][:count]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
+def test_a_sample_of_a_book_agrees_with_a_fresh_solve(size: tuple[int, int]) -> None:
+    """The deepest layer (which the solver built; the rest follows from it, tested above): a
+    sample of it solved again, by a fresh solver without the book, on two threads (one position
+    of a book of one ply, each as long to solve as the empty board nearly; three of a deeper
+    one)."""
+    book = load(*size)
+    solver = Solver(table_bytes=1 << 26, width=size[0], height=size[1], book=False, threads=2)
+    for state in _deepest_sample(size, 1 if PLIES[size] == 1 else 3):
+        found = solver.bounds(state.current, state.mask, state.moves, book=False)
+        assert found.complete and book[state.key()] == found.lower[0], (size, str(state))  # type: ignore[index]
+
+
+def test_a_book_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A size's file is read at its first lookup, and never again in the process."""
+    from importlib import resources
+
+    from unbeatable.games.connect4 import book as book_module
+
+    width, height = OTHER_SIZES[0]
+    reads: list[str] = []
+    files = resources.files
+
+    class Counting:
+        def __init__(self, package: str) -> None:
+            self.root = files(package)
+
+        def joinpath(self, name: str) -> object:
+            reads.append(name)
+            return self.root.joinpath(name)
+
+    monkeypatch.setattr(resources, "files", Counting)
+    load.cache_clear()
+    try:
+        game = _game(width, height)
+        state = game.initial()
+        for move in game.initial().legal_moves():
+            assert lookup(state.play(move)) is not None
+        assert lookup(state) is not None
+        assert reads == [book_module.resource_name(width, height)]
+    finally:
+        load.cache_clear()  # the next test reads the real files again, once
+
+
+def test_a_size_without_a_book_is_solved_by_search() -> None:
+    game = _game(5, 4)
+    assert (5, 4) not in PLIES and load(5, 4) == {}
+    state = game.initial()
+    assert lookup(state) is None
+    result = search(state, analyze=True)
+    assert result.algorithm == "solver" and result.exact
+    assert result.score.is_draw and result.move_scores is not None  # 5 x 4 is a draw (published)
+    assert result.move_scores[2].is_draw  # the centre holds it
+
+
+@pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
+def test_the_first_moves_of_a_booked_size_come_from_its_book(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The AI's and the analysis' answers at every position before the book's last layer are the
+    book's, with no solver asked; the line walks the book first."""
+    from unbeatable.game import SolveRequest
+
+    def no_solver(game: object, table_size: int | None = None) -> None:
+        raise AssertionError("the solver was asked about a book position")
+
+    monkeypatch.setattr(hooks, "solver_for", no_solver)
+    monkeypatch.setattr(hooks, "ready_solver", no_solver)
+    game = _game(*size)
+    book = load(*size)
+    for layer in positions_by_ply(PLIES[size] - 1, game):
+        for state in layer.values():
+            answer = hooks.move_values(state, SolveRequest())
+            assert answer is not None and answer.complete
+            assert set(answer.values) == set(state.legal_moves())
+            assert max(answer.values.values()) == book[state.key()]  # type: ignore[index]
+            assert hooks.value(state, SolveRequest()) == book[state.key()]  # type: ignore[index]
+            weak = hooks.value(state, SolveRequest(weak=True))
+            assert weak == (book[state.key()] > 0) - (book[state.key()] < 0)  # type: ignore[index]
+    state = game.initial()
+    walked = hooks._book_line(state)
+    assert len(walked) == PLIES[size]
+    score = book[0]
+    for column, _, _ in walked:  # each move keeps the score, the side to move's each time
+        state = state.play(column)
+        score = -score
+        assert book[state.key()] == score  # type: ignore[index]
+    with pytest.raises(AssertionError, match="the solver was asked"):
+        search(state, analyze=True)  # past the book: the solver's

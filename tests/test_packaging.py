@@ -41,10 +41,13 @@ def test_the_wheel_holds_the_whole_package(tmp_path: Path) -> None:
     }
     assert sources <= names, sorted(sources - names)
     assert "unbeatable/py.typed" in names
-    book = "unbeatable/data/connect4-book.txt"  # the Connect Four opening book ships
-    assert book in names
-    shipped = zipfile.ZipFile(wheel).read(book)
-    assert shipped == (ROOT / "src" / book).read_bytes()
+    from unbeatable.games.connect4.book import PLIES, resource_name
+
+    for width, height in PLIES:  # the Connect Four opening books ship, each size's
+        book = f"unbeatable/data/{resource_name(width, height)}"
+        assert book in names
+        shipped = zipfile.ZipFile(wheel).read(book)
+        assert shipped == (ROOT / "src" / book).read_bytes()
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "unbeatable = unbeatable.__main__:run" in text

@@ -122,6 +122,23 @@ def test_the_analysis_is_the_report_of_analyze_json(
     assert without_time(response.json()) == without_time(cli_json(game, moves))
 
 
+def test_the_analysis_of_a_size_with_a_book_comes_from_its_book(client: TestClient) -> None:
+    """The empty 8 x 5 board takes tens of seconds of CPU to solve, more than the test server's
+    10 s cap; its opening book scores every first move at once, and the page shows them."""
+    from unbeatable import get_game
+    from unbeatable.games.connect4.book import load
+
+    spec = "connect4:width=8,height=5"
+    response = client.get("/api/analyze", params={"game": spec, "moves": ""})
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["complete"] and data["exact"] and data["score"]["solve_score"] == load(8, 5)[0]
+    start = get_game(spec).initial()
+    for entry in data["moves"]:
+        child = start.play(int(entry["move"]) - 1)
+        assert entry["solve_score"] == -load(8, 5)[child.key()], entry  # type: ignore[index]
+
+
 def test_depth_and_algorithm_give_the_numbers_of_analyze_json(client: TestClient) -> None:
     params = {"game": "mnk:4,4,4", "moves": "6,7", "depth": "3", "algorithm": "negamax"}
     response = client.get("/api/analyze", params=params)

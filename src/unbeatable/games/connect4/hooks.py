@@ -316,11 +316,40 @@ def line(state: Position, request: SolveRequest) -> list[int]:
 def line_costs(state: Position, request: SolveRequest) -> list[tuple[int, int, int]]:
     """:func:`line` with what each move cost to prove: ``(column, nodes, probes)``, the
     null-window probes run and the nodes they searched (the first move's include solving the
-    position); empty when the deadline came while the solver was loading."""
+    position); on a size with a book and no database, the book's moves first, each
+    ``(column, 0, 0)`` (see :func:`_book_line`); no more when the deadline came while the
+    solver was loading."""
+    # 7 x 6: the 12-stone database makes the solver's own line quick from the start (and each
+    # of its moves' probes counted); elsewhere the book's moves are free and the solver's are not
+    size = (state.game.width, state.game.height)
+    walked = _book_line(state) if request.book and size != (7, 6) else []
+    for column, _, _ in walked:
+        state = state.play(column)
+    if state.outcome() is not None:
+        return walked
     solver = ready_solver(state.game, request)
     if solver is None:
-        return []
-    return _line_on(solver, state.current, state.mask, state.moves, request, state)
+        return walked
+    return walked + _line_on(solver, state.current, state.mask, state.moves, request, state)
+
+
+def _book_line(state: Position) -> list[tuple[int, int, int]]:
+    """The first moves of a principal variation read from the opening book, free: while the
+    book scores every move of the position, a move that keeps the position's score (the first
+    in the search's centre-first order), as ``(column, 0, 0)``; empty outside the book."""
+    walked: list[tuple[int, int, int]] = []
+    while state.outcome() is None:
+        values = _from_book(state)
+        if not values:
+            break
+        best = max(values.values())
+        width = state.game.width
+        columns = [c for c in values if isinstance(c, int)]
+        columns.sort(key=lambda c: (abs(2 * c - (width - 1)), c))  # centre first
+        column = next(c for c in columns if values[c] == best)
+        walked.append((column, 0, 0))
+        state = state.play(column)
+    return walked
 
 
 def _line_on(
