@@ -10,12 +10,15 @@ published entry: their score is printed, not checked.
     PYTHONPATH=src python benchmarks/connect4_sizes.py                     # width + height <= 12
     PYTHONPATH=src python benchmarks/connect4_sizes.py --min-sum 13 --max-sum 13 --cap 600
     PYTHONPATH=src python benchmarks/connect4_sizes.py --size 7x6 --threads 2
+    PYTHONPATH=src python benchmarks/connect4_sizes.py --size 9x5 --table-mb 4096 --progress
 
 For each size a fresh solver (no opening book, ``--table-mb`` of table, ``--threads``) solves
 the empty board strongly (the exact score, so the move on which the game ends) under a time cap
-``--cap`` (seconds): a search cut short prints the bounds it proved. The line gives the wall
-time, the nodes, the published score and whether ours equals it; the exit status is 1 when a
-complete score differs from a published one.
+``--cap`` (seconds): a search cut short prints the bounds it proved (``--progress``: also each
+time they narrow, on stderr). The empty board of a size with a published score is probed from
+that score first (see ``_negamax.solve_position``'s guess; the score is still proven). The
+line gives the wall time, the nodes, the published score and whether ours equals it; the exit
+status is 1 when a complete score differs from a published one.
 """
 
 from __future__ import annotations
@@ -57,10 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cap", type=float, default=1800.0, help="seconds per size (default 1800)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--table-mb", type=float, default=64.0)
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="print each size's bounds, nodes and time to stderr each time they narrow",
+    )
     args = p.parse_args(argv)
 
     from unbeatable.games.connect4.published import first_player_score
-    from unbeatable.games.connect4.solver import Solver, compile_kernels
+    from unbeatable.games.connect4.solver import Analysis, Solver, compile_kernels
 
     compile_kernels()
     sizes = args.size or board_sizes(args.min_sum, args.max_sum)
@@ -75,7 +83,16 @@ def main(argv: list[str] | None = None) -> int:
     for w, h in sizes:
         solver = Solver(int(args.table_mb * 2**20), width=w, height=h, book=False)
         t0 = time.perf_counter()
-        result = solver.bounds(0, 0, 0, threads=args.threads, deadline=t0 + args.cap)
+
+        def told(a: Analysis, t0: float = t0, size: str = f"{w}x{h}") -> None:
+            dt = time.perf_counter() - t0
+            bounds = f"[{a.lower[0]}, {a.upper[0]}]"
+            print(f"  {size} {bounds} {a.nodes:,} nodes {dt:.1f} s", file=sys.stderr, flush=True)
+
+        progress = told if args.progress else None
+        result = solver.bounds(
+            0, 0, 0, threads=args.threads, deadline=t0 + args.cap, progress=progress
+        )
         dt = time.perf_counter() - t0
         lo, hi = result.lower[0], result.upper[0]
         ours = str(lo) if result.complete else f"[{lo},{hi}]"
