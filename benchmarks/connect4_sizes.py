@@ -11,12 +11,15 @@ published entry: their score is printed, not checked.
     PYTHONPATH=src python benchmarks/connect4_sizes.py --min-sum 13 --max-sum 13 --cap 600
     PYTHONPATH=src python benchmarks/connect4_sizes.py --size 7x6 --threads 2
     python benchmarks/connect4_sizes.py --max-sum 13 --against ../before/src   # before/after
+    PYTHONPATH=src python benchmarks/connect4_sizes.py --size 9x5 --table-mb 4096 --progress
 
 For each size a fresh solver (no opening book, ``--table-mb`` of table, ``--threads``) solves
 the empty board strongly (the exact score, so the move on which the game ends) under a time cap
-``--cap`` (seconds): a search cut short prints the bounds it proved. The line gives the wall
-time, the nodes, the published score and whether ours equals it; the exit status is 1 when a
-complete score differs from a published one.
+``--cap`` (seconds): a search cut short prints the bounds it proved (``--progress``: also each
+time they narrow, on stderr). The empty board of a size with a published score is probed from
+that score first (see ``_negamax.solve_position``'s guess; the score is still proven). The
+line gives the wall time, the nodes, the published score and whether ours equals it; the exit
+status is 1 when a complete score differs from a published one.
 
 ``--src PATH`` solves with the package under PATH (another checkout's ``src``) instead of this
 one's. ``--against PATH`` compares two sources size by size in the same run: two worker
@@ -215,6 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--src", type=Path, help="solve with the package under PATH (a checkout's src)")
     p.add_argument("--against", type=Path, help="compare with the package under PATH, size by size")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="print each size's bounds, nodes and time to stderr each time they narrow",
+    )
     args = p.parse_args(argv)
     if args.src is not None:
         sys.path.insert(0, str(args.src.resolve()))
@@ -224,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.against is not None:
         return compare(args, sizes)
 
-    from unbeatable.games.connect4.solver import Solver, compile_kernels
+    from unbeatable.games.connect4.solver import Analysis, Solver, compile_kernels
 
     first_player_score = published_score
     compile_kernels()
@@ -239,7 +247,16 @@ def main(argv: list[str] | None = None) -> int:
     for w, h in sizes:
         solver = Solver(int(args.table_mb * 2**20), width=w, height=h, book=False)
         t0 = time.perf_counter()
-        result = solver.bounds(0, 0, 0, threads=args.threads, deadline=t0 + args.cap)
+
+        def told(a: Analysis, t0: float = t0, size: str = f"{w}x{h}") -> None:
+            dt = time.perf_counter() - t0
+            bounds = f"[{a.lower[0]}, {a.upper[0]}]"
+            print(f"  {size} {bounds} {a.nodes:,} nodes {dt:.1f} s", file=sys.stderr, flush=True)
+
+        progress = told if args.progress else None
+        result = solver.bounds(
+            0, 0, 0, threads=args.threads, deadline=t0 + args.cap, progress=progress
+        )
         dt = time.perf_counter() - t0
         lo, hi = result.lower[0], result.upper[0]
         ours = str(lo) if result.complete else f"[{lo},{hi}]"

@@ -49,7 +49,9 @@ for width, height in ((7, 6), (8, 7), (4, 4), (5, 4), (2, 9), (1, 12)):
                     K.non_losing_moves(u_cur, u_mask, height, u_bottom, u_board)
                 )
             key = current + mask
-            for slots, region in ((1 << 16, 0), (1 << 17, 0), (1 << 20, 0), (1 << 20, 1 << 18)):
+            for slots, region in (
+                (1 << 16, 0), (1 << 17, 0), (1 << 20, 0), (1 << 20, 1 << 18), (1 << 27, 0),
+            ):  # fmt: skip
                 h = T.table_key(U(key), stones, width, height) * T.HASH_MUL
                 slot, tag = T.table_place(
                     h, width * height - stones, T.table_shift(slots), U(region)

@@ -42,3 +42,23 @@ def test_empty_board_score_as_published(width: int, height: int) -> None:
 def test_larger_empty_board_score_as_published(width: int, height: int) -> None:
     solver = Solver(table_bytes=1 << 24, width=width, height=height, book=False, threads=2)
     assert solver.solve("") == first_player_score(width, height)
+
+
+@pytest.mark.parametrize(("width", "height"), [(6, 4), (5, 5), (4, 6)])
+def test_a_guess_orders_the_root_probes_but_never_changes_the_score(
+    width: int, height: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The empty board's published score only orders the root's probes (``solve_position``'s
+    ``guess``): any guess, right or wrong by up to 4, gives the same exact score, and the guess
+    is used (the probes, and so the nodes, differ between guesses)."""
+    from unbeatable.games.connect4 import solver as solver_module
+
+    expected = first_player_score(width, height)
+    assert expected is not None
+    nodes = set()
+    for guess in (None, *range(expected - 4, expected + 5)):
+        monkeypatch.setattr(solver_module, "first_player_score", lambda w, h, g=guess: g)
+        solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
+        assert solver.solve("") == expected, guess
+        nodes.add(solver.nodes)
+    assert len(nodes) >= 3, nodes

@@ -137,3 +137,26 @@ def test_each_search_thread_has_its_own_shallow_region() -> None:
     alone = Solver(table_bytes=8 * SPLIT, book=False, threads=1)
     assert alone.solve(START) == -2
     assert max(slot for slot, entry in live_entries(alone) if entry & (1 << 16)) < SHALLOW_SLOTS
+
+
+def test_big_tables_keep_fewer_positions_in_the_shallow_region() -> None:
+    """In a table of 2**27 slots or more (1 GiB), only positions with at most
+    ``SHALLOW_EMPTY_BIG`` empty cells go to the shallow region (flagged), deeper ones to the
+    whole table; in a smaller table the split stays at ``SHALLOW_EMPTY``."""
+    from unbeatable.games.connect4 import _bits
+
+    w, h = 9, 5
+    rng = random.Random(3)
+    for slots, threshold in ((1 << 26, SHALLOW_EMPTY), (1 << 27, T.SHALLOW_EMPTY_BIG)):
+        seen = set()
+        for _ in range(400):
+            key = rng.getrandbits(50)
+            stones = rng.randrange(w * h - 22, w * h - 8)
+            slot, bits = _bits.table_place(key, stones, w, h, slots, 0)
+            shallow = bool(bits & int(T.SHALLOW_FLAG))
+            assert shallow == (w * h - stones <= threshold), (slots, stones)
+            if shallow:
+                assert slot < SHALLOW_SLOTS
+            seen.add(shallow)
+        assert seen == {True, False}
+    assert T.SHALLOW_EMPTY_BIG < SHALLOW_EMPTY

@@ -13,17 +13,18 @@ any board size, and no division is needed:
 * small tables (``b < 18``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
   bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
 * tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
-  ``SHALLOW_EMPTY`` (18) empty cells lives in slot ``h >> (64 - b)`` of the whole table; a
-  shallower one in slot ``h >> 46``, i.e. in the first ``2**18`` slots only.  The shallow
-  positions are most of the nodes but each is a small subtree: in their own region (2 MiB)
-  they stay mostly in the CPU caches and no longer overwrite the costly entries of the deep
-  positions.  The key bits are ``h << 17`` (the low 47 bits of ``h``: the slot index gives at
-  least the top 18) with bit 16 set for a shallow position, so that a deep entry that lies in
-  the shallow region is never taken for a shallow one, nor the reverse.  The threads of one
-  search each have a shallow region of their own (thread ``i``: slots ``i * 2**18`` on,
-  ``ctrl[CTRL_REGION]``, when the table holds them all): they share the deep positions, but a
-  shallow slot written by one thread no longer evicts the other's cached copy (measured on the
-  empty board, two threads: 21.5 M nodes/s a thread with one shared region, 26.0 M with two).
+  ``SHALLOW_EMPTY`` (18; ``SHALLOW_EMPTY_BIG``, 16, in tables of ``2**27`` slots or more) empty
+  cells lives in slot ``h >> (64 - b)`` of the whole table; a shallower one in slot ``h >> 46``,
+  i.e. in the first ``2**18`` slots only.  The shallow positions are most of the nodes but each is a
+  small subtree: in their own region (2 MiB) they stay mostly in the CPU caches and no longer
+  overwrite the costly entries of the deep positions.  The key bits are ``h << 17`` (the low 47 bits
+  of ``h``: the slot index gives at least the top 18) with bit 16 set for a shallow position, so
+  that a deep entry that lies in the shallow region is never taken for a shallow one, nor the
+  reverse.  The threads of one search each have a shallow region of their own (thread ``i``: slots
+  ``i * 2**18`` on, ``ctrl[CTRL_REGION]``, when the table holds them all): they share the deep
+  positions, but a shallow slot written by one thread no longer evicts the other's cached copy
+  (measured on the empty board, two threads: 21.5 M nodes/s a thread with one shared region, 26.0 M
+  with two).
 
 Positions with at most ``MIRROR_STONES`` (16) stones are filed under the smaller of their key
 and their mirror image's (columns in reverse order; same score), so the two share an entry.
@@ -96,6 +97,14 @@ else:
 # 2**18 slots, a region small enough to stay in the CPU caches; deeper positions use the whole
 # table, where the shallow ones no longer overwrite them (see the module docstring).
 SHALLOW_EMPTY = 18
+# ... but in tables of at least 2**27 slots (1 GiB: what searches of billions of nodes, such as
+# the empty 9 x 5 or 8 x 6 board, are given), those with at most SHALLOW_EMPTY_BIG: there the
+# positions with 17 or 18 empty cells are too many for the shallow region (five 8-stone 9 x 5
+# positions solved with the rules, 2 GiB, two variants at a time, load 19-23: 530.2 M nodes and
+# 39.6 s CPU with 18, 492.7 M and 40.3 s with 16, 476.6 M and 43.0 s with 15, 449.5 M and 49.7 s
+# with 13: each deep look-up is a memory read).
+SHALLOW_EMPTY_BIG = 16
+BIG_SHIFT = np.uint64(64 - 27)
 SHALLOW_SHIFT = np.uint64(46)  # the shallow region's slot is h >> 46: 2**18 slots
 SHALLOW_SLOTS = 1 << 18
 SHALLOW_FLAG = np.uint64(1 << 16)  # entry bit: a shallow position's entry
@@ -136,7 +145,7 @@ def table_place(h, empty, shift, region):
     bits (without generation and bound): see the module docstring for the layout. ``region``:
     the first slot of the search thread's own shallow region (0 for one thread)."""
     if shift <= SHALLOW_SHIFT:
-        if empty <= SHALLOW_EMPTY:
+        if empty <= (SHALLOW_EMPTY if shift > BIG_SHIFT else SHALLOW_EMPTY_BIG):
             return region + (h >> SHALLOW_SHIFT), (h << U17) | SHALLOW_FLAG
         return h >> shift, h << U17
     return h >> shift, h << U16

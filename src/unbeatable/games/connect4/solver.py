@@ -45,6 +45,7 @@ from ._table import SHALLOW_SLOTS
 from ._threads import Analysis, Run, Worker
 from .database import load as load_database
 from .database import no_database
+from .published import first_player_score
 
 drop_stale_cache()  # before any kernel runs: a cache of other kernel sources would run them
 
@@ -276,10 +277,13 @@ class Solver:
         narrow while the search runs (see :meth:`_search`)."""
         db = self._db(book)
         args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
+        # the empty board's published score, where there is one, orders the root's probes (a
+        # guess: the probes still prove the score; see solve_position)
+        guess = first_player_score(self.width, self.height) if stones == 0 else None
 
         def run(w: Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
             done: bool = K.solve_position(  # type: ignore[no-untyped-call]
-                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res
+                *args, self.table, w.stats, w.fu, w.fi, *db, w.ctrl, role, shared, w.res, guess
             )
             w.lo[0], w.hi[0] = w.res
             return done
