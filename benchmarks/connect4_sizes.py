@@ -17,8 +17,9 @@ For each size a fresh solver (no opening book, ``--table-mb`` of table, ``--thre
 the empty board strongly (the exact score, so the move on which the game ends) under a time cap
 ``--cap`` (seconds): a search cut short prints the bounds it proved (``--progress``: also each
 time they narrow, on stderr). The empty board of a size with a published score is probed from
-that score first (see ``_negamax.solve_position``'s guess; the score is still proven). The
-line gives the wall time, the nodes, the published score and whether ours equals it; the exit
+that score first (see ``_negamax.solve_position``'s guess; the score is still proven);
+``--no-guess`` withholds it, so that the root's probes scan from 0 as on a size with no published
+result (the solver is then told nothing of the answer). The line gives the wall time, the nodes, the published score and whether ours equals it; the exit
 status is 1 when a complete score differs from a published one.
 
 ``--src PATH`` solves with the package under PATH (another checkout's ``src``) instead of this
@@ -215,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cap", type=float, default=1800.0, help="seconds per size (default 1800)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--table-mb", type=float, default=64.0)
+    p.add_argument(
+        "--no-guess", action="store_true",
+        help="withhold the published score from the solver (it orders the root's probes)",
+    )
     p.add_argument("--src", type=Path, help="solve with the package under PATH (a checkout's src)")
     p.add_argument("--against", type=Path, help="compare with the package under PATH, size by size")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -224,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         help="print each size's bounds, nodes and time to stderr each time they narrow",
     )
     args = p.parse_args(argv)
+    if args.no_guess and (args.against is not None or args.serve):
+        p.error("--no-guess solves in this process: not with --against")
     if args.src is not None:
         sys.path.insert(0, str(args.src.resolve()))
     if args.serve:
@@ -235,10 +242,16 @@ def main(argv: list[str] | None = None) -> int:
     from unbeatable.games.connect4.solver import Analysis, Solver, compile_kernels
 
     first_player_score = published_score
+    if args.no_guess:
+        from unbeatable.games.connect4 import solver as solver_module
+
+        solver_module.first_player_score = lambda width, height: None  # type: ignore[assignment]
     compile_kernels()
+    guess = "none (the published score withheld)" if args.no_guess else "the published score"
     print(
         f"{len(sizes)} board size(s); table {args.table_mb:g} MiB, {args.threads} thread(s), "
-        f"no book, cap {args.cap:g} s a size; load average {os.getloadavg()[0]:.1f}"
+        f"no book, cap {args.cap:g} s a size, root's guess {guess}; "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
     print(
         f"{'size':>6} {'cells':>5} {'score':>9} {'time':>9} {'nodes':>15} {'published':>9}  check"

@@ -49,5 +49,8 @@ def test_perft_against_python_chess_checks_the_counts() -> None:
 @pytest.mark.slow
 def test_the_wac_driver_runs_alone() -> None:
     pytest.importorskip("chess", reason="python-chess is not installed")
+    suite = ROOT.parent / "shared" / "benchmarks" / "chess" / "wac.epd"
+    if not suite.exists():
+        pytest.skip(f"the Win at Chess suite is not beside the repository: {suite}")
     out = _run("chess_core_wac.py", "--alone", "--limit", "3", "--seconds", "0.05")
     assert "core        solved" in out

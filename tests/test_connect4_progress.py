@@ -94,13 +94,15 @@ def test_watching_the_search_does_not_change_it() -> None:
 
 @pytest.mark.slow
 def test_the_position_score_s_bounds_narrow_towards_the_published_score() -> None:
-    # 7 x 4: a draw, about a second of one thread here
-    solver = Solver(width=7, height=4, book=False, threads=1)
+    # 7 x 5: a draw. The probe proving >= 0 ends after about 0.2 s of one free core, the one
+    # proving <= 0 about 1.3 s later, so the 50 ms watch sees the first bound however fast the
+    # machine (7 x 4, used before, ended both probes inside 0.5 s, at times inside one look)
+    solver = Solver(width=7, height=5, book=False, threads=1)
     told: list[Analysis] = []
     final = solver.bounds(*solver.position(""), progress=told.append)
-    assert final.complete and final.lower == [first_player_score(7, 4)] == [0]
-    assert told
-    widest = (-14, 14)
+    assert final.complete and final.lower == [first_player_score(7, 5)] == [0]
+    assert told, "the bound of the first probe is told while the second runs"
+    widest = (-17, 18)
     for event in told:
         lo, hi = event.lower[0], event.upper[0]
         assert lo is not None and hi is not None
