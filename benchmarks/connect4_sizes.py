@@ -19,8 +19,9 @@ the empty board strongly (the exact score, so the move on which the game ends) u
 time they narrow, on stderr). The empty board of a size with a published score is probed from
 that score first (see ``_negamax.solve_position``'s guess; the score is still proven);
 ``--no-guess`` withholds it, so that the root's probes scan from 0 as on a size with no published
-result (the solver is then told nothing of the answer). The line gives the wall time, the nodes, the published score and whether ours equals it; the exit
-status is 1 when a complete score differs from a published one.
+result (the solver is then told nothing of the answer). The line gives the wall time, the
+nodes, the published score and whether ours equals it; the exit status is 1 when a complete
+score differs from a published one.
 
 ``--src PATH`` solves with the package under PATH (another checkout's ``src``) instead of this
 one's. ``--against PATH`` compares two sources size by size in the same run: two worker

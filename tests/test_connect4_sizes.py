@@ -29,19 +29,51 @@ def test_first_player_score_convention() -> None:
     assert first_player_score(3, 3) is None  # not published
 
 
+@pytest.fixture
+def no_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver is told nothing of the published score (it orders the empty board's root
+    probes when known): a comparison with the tables must not start from their answer."""
+    from unbeatable.games.connect4 import solver as solver_module
+
+    monkeypatch.setattr(solver_module, "first_player_score", lambda width, height: None)
+
+
 @pytest.mark.parametrize(
     ("width", "height"), [(4, 4), (5, 4), (4, 5), (6, 4), (4, 6), (5, 5), (7, 4), (4, 7)]
 )
-def test_empty_board_score_as_published(width: int, height: int) -> None:
+def test_empty_board_score_as_published(width: int, height: int, no_guess: None) -> None:
     solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
     assert solver.solve("") == first_player_score(width, height)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(8, 4), (6, 5), (5, 6), (4, 8), (7, 5), (6, 6)])
-def test_larger_empty_board_score_as_published(width: int, height: int) -> None:
+def test_larger_empty_board_score_as_published(width: int, height: int, no_guess: None) -> None:
     solver = Solver(table_bytes=1 << 24, width=width, height=height, book=False, threads=2)
     assert solver.solve("") == first_player_score(width, height)
+
+
+@pytest.mark.slow
+def test_the_sizes_benchmark_checks_each_size_without_the_guess() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root / "src"))
+    script = str(root / "benchmarks" / "connect4_sizes.py")
+    done = subprocess.run(
+        [sys.executable, script, "--max-sum", "9", "--no-guess", "--table-mb", "4"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "root's guess none (the published score withheld)" in out
+    assert "all as published" in out
+    # 4x4 and 5x4 (published) are checked, 3x3 (not published) only printed
+    assert any(line.split()[0] == "4x4" and line.endswith("equal") for line in out.splitlines())
+    assert any("3x3" in line and "no published result" in line for line in out.splitlines())
 
 
 @pytest.mark.parametrize(("width", "height"), [(6, 4), (5, 5), (4, 6)])
