@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_guess:
         from unbeatable.games.connect4 import solver as solver_module
 
-        solver_module.first_player_score = lambda width, height: None  # type: ignore[assignment]
+        solver_module.first_player_score = lambda width, height: None  # type: ignore[attr-defined]
     compile_kernels()
     guess = "none (the published score withheld)" if args.no_guess else "the published score"
     print(
