@@ -108,6 +108,7 @@ def test_search_features_are_opt_in_and_checked() -> None:
     assert plain.algorithm == "alphabeta" and plain.nodes > 0
 
 
+@pytest.mark.slow
 def test_without_python_chess_chess_is_played() -> None:
     import subprocess
     import sys

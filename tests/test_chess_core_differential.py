@@ -84,6 +84,7 @@ def _count(pairs: Pairs) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_random_playouts_agree_with_python_chess() -> None:
     assert _count(random_games(random.Random(1), 4, 150)) >= 400
 

@@ -244,6 +244,7 @@ def test_bench_is_a_deterministic_signature() -> None:
     assert first == bench(depth=4)[0] and first > len(BENCH_FENS)
 
 
+@pytest.mark.slow
 def test_the_same_nodes_with_the_jit_off() -> None:
     code = (
         "from unbeatable.games.chess.core import Position\n"

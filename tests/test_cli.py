@@ -702,6 +702,7 @@ def test_ctrl_c_during_a_match_prints_the_games_so_far(monkeypatch: pytest.Monke
 # --- bench -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_bench_signature() -> None:
     code, out, err = run("bench", "--json")
     assert code == 0, err

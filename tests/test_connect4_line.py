@@ -71,6 +71,7 @@ def test_the_line_reaches_the_end_and_keeps_the_value(moves: str, checker: Solve
     check_line(state, found, solve(state), checker)
 
 
+@pytest.mark.slow
 @needs_db
 def test_random_positions_of_the_middle_game(checker: Solver) -> None:
     """Lines from positions of 8 to 20 stones, random play (with a seeded generator)."""
@@ -188,6 +189,7 @@ print(len(moves))
     assert int(run_without_jit(code)) > 0
 
 
+@pytest.mark.slow
 def test_a_deadline_does_not_wait_for_the_solver_to_load() -> None:
     """In a fresh process the first request with a deadline already passed gets no answer at
     once (the loading goes on in the background); a request without one waits for it, and then

@@ -86,6 +86,7 @@ def _runs(count: int, rng: random.Random) -> None:
     assert len(seen["quiet"]) >= count // 2, seen
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_the_first_half_second_is_one_line_and_130() -> None:
     _runs(10, random.Random(24))
 

@@ -86,6 +86,7 @@ def test_a_users_game_declares_its_time() -> None:
     assert check_game(Race(), games=3).longest == 400  # it keeps the protocol (as far as checked)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("short")
 def test_an_exact_solve_says_the_game_cannot_be_solved() -> None:
     with pytest.raises(ValueError, match=r"chess cannot be solved.*0\.4 s"):

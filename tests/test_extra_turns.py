@@ -86,6 +86,7 @@ def test_depth_limited_and_deepening_searches_agree_across_algorithms() -> None:
         assert deepened.score.value == truth(state)
 
 
+@pytest.mark.slow
 def test_the_principal_variation_reaches_the_value() -> None:
     for state in positions(2, 2, 10, seed=5):
         if state.outcome() is not None:

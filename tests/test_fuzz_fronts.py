@@ -206,6 +206,7 @@ def web_run(get: Callable[..., object], seed: int, cases: int) -> None:
             raise AssertionError(f"seed {seed}, case {case}: GET {route} {shown!r}") from failure
 
 
+@pytest.mark.slow
 def test_random_web_requests(client: Callable[..., object]) -> None:
     web_run(client, 18, 100)
 

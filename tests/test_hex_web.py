@@ -53,6 +53,7 @@ def test_the_swap_is_offered_while_it_is_legal(client: TestClient) -> None:
     assert after["board"]["cells"][1][1] == "o"  # b2 mirrored onto itself, now o's
 
 
+@pytest.mark.slow
 def test_5x5_perfect_opponent_answers_after_its_second_and_says_how(client: TestClient) -> None:
     """The page's perfect opponent on 5 x 5 Hex thinks 1 s a move (it tried a proof for the
     whole 20 s cap): an early position is not proven in that time, and the answer says its move

@@ -115,6 +115,7 @@ def describe(groups: list[list[str]], graph: dict[str, set[str]]) -> str:
     )
 
 
+@pytest.mark.slow
 def test_no_import_anywhere_makes_a_cycle() -> None:
     """A cycle hidden in a function (imported on first use) or behind ``TYPE_CHECKING`` still
     ties two modules together: each needs the other. None, in the whole package."""

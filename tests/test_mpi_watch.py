@@ -339,6 +339,7 @@ def test_hosts_that_cannot_be_made_say_why_and_leave_nothing(
     assert hosts.Cluster.why_not() == "network namespaces need root"
 
 
+@pytest.mark.slow
 def test_settle_waits_until_every_line_is_read_to_its_end() -> None:
     watch = Watch()
     try:
@@ -373,6 +374,7 @@ FAKE_MPIEXEC = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_death_is_named_even_when_hydra_reports_it_first(tmp_path: Path) -> None:
     import io
 

@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_the_whole_package(tmp_path: Path) -> None:
     try:
         subprocess.run(

@@ -413,6 +413,7 @@ INTERRUPTED = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_interrupt_stops_every_worker(tmp_path: Path) -> None:
     script = tmp_path / "interrupted.py"
     script.write_text(INTERRUPTED)

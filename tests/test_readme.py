@@ -13,6 +13,8 @@ import types
 from pathlib import Path
 from typing import cast
 
+import pytest
+
 from tests.own_sources import PIG
 from unbeatable import check_game
 from unbeatable.search import search
@@ -174,6 +176,7 @@ def test_the_dice_game_example_runs_from_the_command_line_and_is_right(tmp_path:
     assert "best: roll" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_game_that_goes_round_in_circles_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     """Pig, as the README warns: a search to the end is refused in one line, and a time
     limit plays."""

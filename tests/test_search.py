@@ -47,6 +47,7 @@ VARIANTS: list[dict[str, object]] = [
     seed=st.integers(0, 10**6),
     depth=st.integers(1, 3),
 )
+@pytest.mark.slow
 def test_every_variant_agrees_at_the_same_depth(
     spec: str, plies: int, seed: int, depth: int
 ) -> None:
@@ -72,6 +73,7 @@ MIN_PLIES = {"tictactoe": 1, "mnk:3,4,3": 5, "mnk:2,5,3": 3, "subtraction:14,3":
     extra=st.integers(0, 5),
     seed=st.integers(0, 10**6),
 )
+@pytest.mark.slow
 def test_every_variant_agrees_on_exact_values(spec: str, extra: int, seed: int) -> None:
     state = random_position(spec, MIN_PLIES[spec] + extra, seed)
     if spec.startswith("mnk") and state.ply < MIN_PLIES[spec]:

@@ -64,6 +64,7 @@ def test_stop_during_go_infinite(engine: chess.engine.SimpleEngine) -> None:
     assert best.move is not None and board.is_legal(best.move)
 
 
+@pytest.mark.slow
 def test_a_short_game_under_a_clock_is_never_lost_on_time(
     engine: chess.engine.SimpleEngine,
 ) -> None:
@@ -99,6 +100,7 @@ def test_multipv_and_threads_through_the_client(engine: chess.engine.SimpleEngin
             line.push(move)
 
 
+@pytest.mark.slow
 def test_go_perft_through_a_pipe() -> None:
     import subprocess
 

@@ -67,6 +67,7 @@ def test_odd_epd_lines_are_read_or_reported() -> None:
         assert problem in wac.read_position(3, text).problem, text
 
 
+@pytest.mark.slow
 def test_the_wac_benchmark_reports_every_position(tmp_path: Path) -> None:
     suite = tmp_path / "odd.epd"
     suite.write_text(

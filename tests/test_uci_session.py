@@ -244,6 +244,7 @@ def test_the_old_name_engine_still_works_and_says_it_is_deprecated() -> None:
 # --- a real client ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_uci_client_configures_hash_and_plays() -> None:
     command = [sys.executable, "-m", "unbeatable.uci"]
     with chess.engine.SimpleEngine.popen_uci(command, timeout=60) as engine:

@@ -122,6 +122,7 @@ def test_the_analysis_is_the_report_of_analyze_json(
     assert without_time(response.json()) == without_time(cli_json(game, moves))
 
 
+@pytest.mark.slow
 def test_the_analysis_of_a_size_with_a_book_comes_from_its_book(client: TestClient) -> None:
     """The empty 8 x 5 board takes tens of seconds of CPU to solve, more than the test server's
     10 s cap; its opening book scores every first move at once, and the page shows them."""
@@ -464,6 +465,7 @@ def test_a_worker_killed_while_idle_is_replaced_before_its_next_job() -> None:
         assert pool.pids() != [pid]
 
 
+@pytest.mark.slow
 def test_a_full_queue_answers_503_with_retry_after_at_once() -> None:
     with TestClient(create_app(1, queue=0, cap=5, warm=False)) as test_client:
         slow: list[int] = []
@@ -705,6 +707,7 @@ def test_a_chess_analysis_shows_the_engines_best_lines(client: TestClient) -> No
             replay.push_uci(uci)
 
 
+@pytest.mark.slow
 def test_the_parallel_view_of_chess_is_time_limited(client: TestClient) -> None:
     needs_chess()
     params = {"game": "chess", "moves": "e2e4,e7e5", "depth": "30", "workers": "2"}
@@ -720,6 +723,7 @@ def test_the_analysis_of_other_games_has_no_labels(client: TestClient) -> None:
     assert "labels" not in report and "pv_labels" not in report
 
 
+@pytest.mark.slow
 def test_without_python_chess_the_page_plays_chess() -> None:
     code = (
         "import sys, json, warnings; sys.modules['chess'] = None\n"
