@@ -79,9 +79,8 @@ serve: $(VENV)/.installed-web
 test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
 # the inner loop: lint, types and every test not marked slow (2,192 tests, about 140 s of CPU
-# in one process; 78 s of wall clock on two on 2026-11-28), on two processes (pytest-xdist;
-# FAST_JOBS=1 for one). A test over about
-# 1 s of CPU is marked @pytest.mark.slow (make test runs it)
+# in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one): 78 s of pytest on
+# 2026-11-28. A test over about 1 s of CPU is marked @pytest.mark.slow (make test runs it)
 FAST_JOBS ?= 2
 # make test: every test, on two processes too (about 530 s of CPU in one process, near the
 # 10 minutes asked of the whole run on two cores); a module's tests stay in one process
