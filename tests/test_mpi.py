@@ -191,21 +191,19 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
-def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
-    """With -disable-auto-cleanup the manager outlives a dead worker rank: it names the rank,
-    its process and host, and the task; the answers printed before stay; the job ends by
-    MPI_Abort and nothing is left. Its exit code is hydra's: the abort's 3, or 9 (the killed
-    rank's signal) when hydra's proxy hears that death first (seen at a load of 11: 2 of 12
-    runs). (``unbeatable mpi``, which starts such jobs, says 3 either way: test_mpi_hosts.)"""
-    game = get_game("mnk:4,4,4")
-    (tmp_path / "positions.txt").write_text("\n".join(SLOW) + "\n")
+def _kill_rank_one(
+    directory: Path,
+) -> tuple[int, str, str, str, list[int], list[int]]:
+    """One job of the SLOW positions with rank 1 killed once it has answered: the job's exit
+    code, its first line, the rest of its stdout, its stderr, the killed pid and the family."""
+    directory.mkdir()
+    (directory / "positions.txt").write_text("\n".join(SLOW) + "\n")
     command = [
         str(MPIEXEC), "-disable-auto-cleanup", "-n", "3", sys.executable, "-m", "mpi4py.futures",
         "-m", "unbeatable", "solve", "mnk:4,4,4", "--mpi", "positions.txt",
     ]
     job = subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )
     try:
@@ -221,7 +219,27 @@ def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
         if job.poll() is None:
             os.killpg(job.pid, signal.SIGKILL)
             job.communicate()
-    assert job.returncode in (3, 9), err
+    return job.returncode, first, rest, err, victims, family
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs Linux's /proc")
+def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
+    """With -disable-auto-cleanup the manager outlives a dead worker rank: it names the rank,
+    its process and host, and the task; the answers printed before stay; the job ends by
+    MPI_Abort and nothing is left. Its exit code is hydra's: the abort's 3, or 9 (the killed
+    rank's signal) when hydra's proxy hears that death first (seen at a load of 11: 2 of 12
+    runs). (``unbeatable mpi``, which starts such jobs, says 3 either way: test_mpi_hosts.)
+
+    hydra itself at times ends before it has passed our line on, with nothing on stderr at all
+    (stop 29: 1 run in 18 at load 2-11; a clean-clone run on 2026-11-28): a job that ends so is
+    run again, at most three times in all; our line missing from a stderr that says anything
+    else fails at once."""
+    game = get_game("mnk:4,4,4")
+    for attempt in range(3):
+        returncode, first, rest, err, victims, family = _kill_rank_one(tmp_path / f"try{attempt}")
+        if err.strip():
+            break
+    assert returncode in (3, 9), err
     errors = [line for line in err.splitlines() if line.startswith("unbeatable:")]
     assert len(errors) == 1, err
     assert errors[0].startswith(
@@ -229,7 +247,7 @@ def test_a_killed_rank_is_named_and_the_job_ends(tmp_path: Path) -> None:
     ), errors[0]
     assert re.search(r"\) died (in|between tasks, with) the task solving '[^']+'$", errors[0])
     lines = [first.rstrip("\n"), *rest.splitlines()]
-    if job.returncode == 9:  # hydra's own report of the killed rank follows the answers
+    if returncode == 9:  # hydra's own report of the killed rank follows the answers
         lines = lines[: lines.index(HYDRA_REPORT)]
     answered = [line for line in lines if line]
     assert 1 <= len(answered) < len(SLOW)
