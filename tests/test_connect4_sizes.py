@@ -3,6 +3,11 @@ result (Tromp's and Steininger's tables, stored in ``published``), and that data
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from unbeatable.games.connect4 import Solver
@@ -55,11 +60,6 @@ def test_larger_empty_board_score_as_published(width: int, height: int, no_guess
 
 @pytest.mark.slow
 def test_the_sizes_benchmark_checks_each_size_without_the_guess() -> None:
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=str(root / "src"))
     script = str(root / "benchmarks" / "connect4_sizes.py")
