@@ -15,7 +15,7 @@ pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not in
 import chess
 import chess.engine
 
-from unbeatable.uci import OVERHEAD, Lag, TimeBudget, parse_go, time_for_move
+from unbeatable.uci import MIN_LAG, MIN_RESERVE, OVERHEAD, Lag, parse_go, time_for_move
 
 COMMAND = [sys.executable, "-m", "unbeatable.uci"]
 #: Debian's Stockfish (``apt-get install stockfish``; ``make test`` installs it where it can).
@@ -147,22 +147,13 @@ def test_a_short_game_against_stockfish_is_legal_to_the_end(
     assert board.ply() >= 20 or board.is_game_over(claim_draw=True)
 
 
-def test_the_time_for_a_move_is_a_share_of_the_clock() -> None:
-    budget = time_for_move(60.0)
-    share = (60 - 2 * OVERHEAD) / 25
-    assert budget == TimeBudget(soft=share / 2, hard=2.5 * share)
-    with_increment = time_for_move(60.0, 1.0, 10)
-    assert with_increment.hard == pytest.approx(2.5 * ((60 - 2 * OVERHEAD) / 10 + 0.8 * 0.9))
-    assert time_for_move(60.0, 1.0, 10, overhead=0.5).hard < with_increment.hard
-
-
 def test_the_lag_is_measured_from_the_clocks_a_gui_sends() -> None:
     lag = Lag()
-    assert lag.overhead == OVERHEAD
+    assert lag.overhead == OVERHEAD and lag.reserve == OVERHEAD  # nothing measured yet
     lag.clock(10, 2.0, 0.1)
     lag.answered(0.3)
     lag.clock(12, 1.2, 0.1)  # the GUI counted 0.9 s for a move the engine answered in 0.3 s
-    assert lag.overhead == pytest.approx(0.6)
+    assert lag.overhead == pytest.approx(0.6) and lag.reserve == pytest.approx(0.6)
     lag.answered(0.2)
     lag.clock(15, 1.0, 0.1)  # not the next move of the same game: nothing measured
     lag.answered(0.2)
@@ -172,23 +163,19 @@ def test_the_lag_is_measured_from_the_clocks_a_gui_sends() -> None:
     for ply in range(20, 20 + 2 * Lag.KEEP + 2, 2):  # lags of nothing push the old one out
         lag.clock(ply, 1.0, 0.0)
         lag.answered(0.0)
-    assert lag.overhead == OVERHEAD
+    assert lag.overhead == MIN_LAG and lag.reserve == MIN_RESERVE  # the floors, once measured
 
 
-@pytest.mark.parametrize("remaining", [0.0, 0.01, 0.05, 0.1, 0.3, 1.0, 2.0, 10.0, 300.0])
-@pytest.mark.parametrize("increment", [0.0, 0.1, 1.0, 5.0])
-@pytest.mark.parametrize("moves_to_go", [None, 1, 2, 3, 40])
-def test_the_budget_always_leaves_the_overhead_on_the_clock(
-    remaining: float, increment: float, moves_to_go: int | None
-) -> None:
-    budget = time_for_move(remaining, increment, moves_to_go)
-    assert 0 <= budget.soft <= budget.hard and budget.hard > 0
-    if remaining > OVERHEAD:  # a clock above the overhead keeps it whole
-        assert budget.hard <= remaining - OVERHEAD
-    else:  # a clock under it gets an answer at once
-        assert budget.hard <= 0.01
-    if moves_to_go != 1:
-        assert budget.hard <= max((remaining - OVERHEAD) / 2, 0.01)
+def test_the_budget_counts_the_measured_lag_out_of_the_increment() -> None:
+    go = parse_go(["wtime", "10000", "btime", "10000", "winc", "100", "binc", "100"])
+    lag = Lag()
+    assert go.budget(white=True, lag=lag) == time_for_move(10.0, 0.1)  # 0.1 s: none of the inc
+    for ply in range(0, 2 * Lag.KEEP + 2, 2):  # a GUI whose moves cost the engine 5 ms
+        lag.clock(ply, 10.0 - 0.005 * ply / 2, 0.0)
+        lag.answered(0.0)
+    measured = go.budget(white=True, lag=lag)
+    assert measured == time_for_move(10.0, 0.1, reserve=MIN_RESERVE, lag=MIN_LAG)
+    assert measured is not None and measured.soft > time_for_move(10.0, 0.1).soft
 
 
 def test_a_clock_budget_is_given_to_the_side_to_move() -> None:

@@ -38,26 +38,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import IO, NoReturn
 
+from .clock import OVERHEAD, SHORTEST, Stability, TimeBudget, time_for_move
 from .game import State
 from .games import get_game
 from .messages import cut, cut_echoes
 from .search import DEFAULT_TABLE_SIZE, Limits, Score, Searcher, SearchResult
 from .search.options import max_threads
 
-__all__ = ["OPTIONS", "TimeBudget", "UCISession", "main", "time_for_move"]
+__all__ = ["OPTIONS", "OVERHEAD", "TimeBudget", "UCISession", "main", "time_for_move"]
 
 NAME = "unbeatable"
 
-#: Seconds a move costs beyond the search, as a GUI's clock sees it (the pipe, the client, the
-#: parsing of the position, the thread's start, the last look at the clock, the answer), until
-#: the engine has measured it: see :class:`Lag`.
-OVERHEAD = 0.1
-
-#: The moves a clock without ``movestogo`` is shared over.
-HORIZON_MOVES = 25
-
-#: The shortest search asked for (a search needs a positive time).
-SHORTEST = 0.001
+#: The least a move is taken to cost beyond its search once the engine has measured it (see
+#: :class:`Lag`; :data:`~.clock.OVERHEAD` until then), and the least kept back twice on
+#: the clock for it.
+MIN_LAG = 0.02
+MIN_RESERVE = 0.05
 
 #: Bytes one entry of the compiled engine's transposition table takes (a bucket of four
 #: entries is 64 bytes), to turn the ``Hash`` option's megabytes into entries.
@@ -111,49 +107,12 @@ def playable(state: State) -> State:
     return ChessState(Position(array))
 
 
-@dataclass(frozen=True)
-class TimeBudget:
-    """How long to think about one move, in seconds from the ``go``: no new iteration starts
-    after ``soft`` (the next one would most likely not finish, and an unfinished iteration is
-    thrown away), and the search stops at ``hard`` whatever it is doing."""
-
-    soft: float
-    hard: float
-
-
-def time_for_move(
-    remaining: float,
-    increment: float = 0.0,
-    moves_to_go: int | None = None,
-    overhead: float = OVERHEAD,
-) -> TimeBudget:
-    """The budget of a move with ``remaining`` seconds on the clock (before this move's
-    ``increment`` is added), ``moves_to_go`` moves before the clock is refilled, and
-    ``overhead`` seconds that every move costs beyond its search.
-
-    Two moves' overhead is kept back; the rest, ``usable``, is shared evenly over the moves to
-    come (``moves_to_go``, else :data:`HORIZON_MOVES`), plus most of what the increment gives
-    beyond the overhead: that share is the time aimed at. No iteration starts after half of it;
-    the search stops at two and a half times it, and never later than a third of ``usable``
-    (all of it when this move is the last before the clock is refilled, half when it is one of
-    two). A clock under the reserve still gets a few milliseconds, so that a move is always
-    made.
-    """
-    usable = max(remaining - 2 * overhead, 0.0)
-    moves = moves_to_go or HORIZON_MOVES
-    share = usable / moves + 0.8 * max(increment - overhead, 0.0)
-    hard = min(2.5 * share, usable / min(moves, 3))
-    if hard < 0.01:  # under the reserve: answer at once, with whatever depth 1 gives
-        hard = max(min(0.01, remaining / 10), SHORTEST)
-    return TimeBudget(soft=min(share / 2, hard), hard=hard)
-
-
 class Lag:
     """The overhead of a move as the GUI's clock sees it, measured: between two ``go`` on a
     clock in the same game, the clock fell by the time the GUI counted (less the increment);
     what the engine counted itself, from reading ``go`` to writing ``bestmove``, is less by the
-    lag. The estimate is the largest of the last :attr:`KEEP` lags, never under
-    :data:`OVERHEAD`."""
+    lag. The estimate (:attr:`overhead`) is the largest of the last :attr:`KEEP` lags, never
+    under :data:`MIN_LAG`; :data:`OVERHEAD` before any was measured."""
 
     KEEP = 8
 
@@ -163,7 +122,12 @@ class Lag:
 
     @property
     def overhead(self) -> float:
-        return max([OVERHEAD, *self.lags])
+        return max([MIN_LAG, *self.lags]) if self.lags else OVERHEAD
+
+    @property
+    def reserve(self) -> float:
+        """What is kept back, twice, on the clock: the overhead, at least :data:`MIN_RESERVE`."""
+        return max(self.overhead, MIN_RESERVE)
 
     def forget(self) -> None:
         """A new game: the next clock follows no earlier one."""
@@ -207,12 +171,15 @@ class Go:
             return None
         return remaining, self.clock.get(f"{side}inc", 0.0)
 
-    def budget(self, white: bool, overhead: float = OVERHEAD) -> TimeBudget | None:
-        """The budget on the clock of the side to move (None: no clock)."""
+    def budget(self, white: bool, lag: Lag | None = None) -> TimeBudget | None:
+        """The budget on the clock of the side to move (None: no clock), with ``lag``'s
+        measured overhead (:data:`OVERHEAD` without one)."""
         clock = self.side_clock(white)
         if clock is None:
             return None
-        return time_for_move(*clock, self.movestogo, overhead)
+        if lag is None:
+            return time_for_move(*clock, self.movestogo)
+        return time_for_move(*clock, self.movestogo, reserve=lag.reserve, lag=lag.overhead)
 
     def limits(self, budget: TimeBudget | None) -> Limits:
         """The search's limits: ``budget``'s hard limit (the side to move's clock, from
@@ -291,9 +258,7 @@ def info_lines(result: SearchResult, state: State) -> list[str]:
     """The ``info`` lines of a completed iteration: one per line of the search (``multipv
     k`` when it reports more than one), else one of its principal variation."""
     millis = max(1, int(result.elapsed * 1000))
-    figures = (
-        f"nodes {result.nodes} nps {int(result.nodes * 1000 / millis)} time {millis}"
-    )
+    figures = f"nodes {result.nodes} nps {int(result.nodes * 1000 / millis)} time {millis}"
     lines = result.lines or ()
     if len(lines) <= 1:
         pv = " ".join(state.move_text(m) for m in _line(state, result.pv))
@@ -466,7 +431,7 @@ class UCISession:
         clock = go.side_clock(white)
         if clock is not None:
             self.lag.clock(self.state.ply, *clock)
-        budget = go.budget(white, self.lag.overhead)
+        budget = go.budget(white, self.lag)
         self.stop = threading.Event()
         self.thread = threading.Thread(
             target=self.think,
@@ -516,11 +481,16 @@ class UCISession:
             limits = replace(limits, time=max(left, SHORTEST))
         result: SearchResult | None = None
         state = playable(state)
+        stability = Stability()
         for result in self.searcher.iterate(state, limits, stop=self.stop):
             if result.complete:
                 for line in info_lines(result, state):
                     self.send(line)
-                if budget is not None and time.perf_counter() - received >= budget.soft:
+                if budget is None:
+                    continue
+                score = result.score
+                stability.add(result.move, score.value, score.is_win or score.is_loss)
+                if time.perf_counter() - received >= budget.soft_after(stability.scale):
                     self.stop.set()  # the next iteration ends at once; this one stands
         return result.move if result is not None else None
 

@@ -17,7 +17,6 @@ the kernels read the stop flag every 1,024 nodes, so a search stops within a few
 from __future__ import annotations
 
 import contextlib
-import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
+from ...clock import Stability, time_for_move
 from ._notation import uci
 from ._order import H_CONT, H_COUNTER, H_HISTORY, HEUR_SIZE
 from ._search import (
@@ -66,7 +66,6 @@ MAX_DEPTH = MAX_PLY - 8
 ENTRY_BYTES = 16
 MOVE_OVERHEAD = 0.03  # seconds kept back from every clock-based budget (the GUI's lag)
 ASPIRATION = 25  # centipawns each side of the previous value
-MOVES_TO_GO = 25  # the moves a clock must last when the GUI does not say
 STOP_POLL = 0.005  # seconds between looks at a caller's stop event while a search runs
 IDLE_POLL = 0.05  # the longest wait otherwise (so that Ctrl-C is heard everywhere)
 
@@ -102,7 +101,8 @@ class Limits:
 def time_budget(limits: Limits, turn: int) -> tuple[float, float] | None:
     """The (soft, hard) seconds of a search under ``limits`` for the side ``turn`` (0 White):
     past the soft limit no new iteration starts, at the hard limit the search stops. None when
-    time does not limit it."""
+    time does not limit it. A clock is budgeted by the library's one clock policy
+    (:func:`unbeatable.clock.time_for_move`, :data:`MOVE_OVERHEAD` kept back)."""
     if limits.infinite:
         return None
     if limits.movetime is not None:
@@ -111,26 +111,18 @@ def time_budget(limits: Limits, turn: int) -> tuple[float, float] | None:
     if left is None:
         return None
     inc = limits.winc if turn == 0 else limits.binc
-    to_go = min(limits.movestogo or MOVES_TO_GO, 50)
-    ideal = left / to_go + 0.75 * inc
-    hard = max(min(3.5 * ideal, 0.4 * left) - MOVE_OVERHEAD, 0.001)
-    soft = min(0.6 * ideal, hard)
-    return soft, hard
+    budget = time_for_move(left, inc, limits.movestogo, reserve=MOVE_OVERHEAD)
+    return budget.soft, budget.hard
 
 
 def stability(iterations: list[tuple[tuple[Line, ...], int, int]]) -> float:
     """How much of the soft time limit a clock-based search should use, after these completed
-    iterations: less when the best move has stood for the last four, more for each time it
-    changed among them, more again when the score fell since two iterations before."""
-    if len(iterations) < 5:
-        return 1.0
-    best = [lines[0].move for lines, _, _ in iterations[-5:]]
-    changes = sum(1 for a, b in itertools.pairwise(best) if a != b)
-    scale = 0.75 + 0.35 * changes
-    score, before = iterations[-1][0][0].score, iterations[-3][0][0].score
-    if abs(before) < MATE_BOUND and score < before - 30:
-        scale *= 1.25
-    return min(scale, 2.0)
+    iterations (:class:`unbeatable.clock.Stability`'s scale of their best moves and
+    scores)."""
+    rule = Stability()
+    for lines, _, _ in iterations:
+        rule.add(lines[0].move, lines[0].score, abs(lines[0].score) >= MATE_BOUND)
+    return rule.scale
 
 
 @dataclass(frozen=True)
