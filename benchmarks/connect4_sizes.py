@@ -243,10 +243,6 @@ def main(argv: list[str] | None = None) -> int:
     from unbeatable.games.connect4.solver import Analysis, Solver, compile_kernels
 
     first_player_score = published_score
-    if args.no_guess:
-        from unbeatable.games.connect4 import solver as solver_module
-
-        solver_module.first_player_score = lambda width, height: None  # type: ignore[attr-defined]
     compile_kernels()
     guess = "none (the published score withheld)" if args.no_guess else "the published score"
     print(
@@ -259,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     wrong = 0
     for w, h in sizes:
-        solver = Solver(int(args.table_mb * 2**20), width=w, height=h, book=False)
+        solver = Solver(
+            int(args.table_mb * 2**20), width=w, height=h, book=False, guess=not args.no_guess
+        )
         t0 = time.perf_counter()
 
         def told(a: Analysis, t0: float = t0, size: str = f"{w}x{h}") -> None:

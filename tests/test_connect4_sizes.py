@@ -35,27 +35,38 @@ def test_first_player_score_convention() -> None:
 
 
 @pytest.fixture
-def no_guess(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The solver is told nothing of the published score (it orders the empty board's root
-    probes when known): a comparison with the tables must not start from their answer."""
+def not_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The published score is out of the solver's reach: a solver that looks it up fails."""
     from unbeatable.games.connect4 import solver as solver_module
 
-    monkeypatch.setattr(solver_module, "first_player_score", lambda width, height: None)
+    def told(width: int, height: int) -> int | None:
+        raise AssertionError(f"the solver looked up {width}x{height}'s published score")
+
+    monkeypatch.setattr(solver_module, "first_player_score", told)
 
 
+# The solver is told nothing of the published score (``guess=False``; it orders the empty
+# board's root probes when known): a comparison with the tables must not start from their answer.
 @pytest.mark.parametrize(
     ("width", "height"), [(4, 4), (5, 4), (4, 5), (6, 4), (4, 6), (5, 5), (7, 4), (4, 7)]
 )
-def test_empty_board_score_as_published(width: int, height: int, no_guess: None) -> None:
-    solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
+def test_empty_board_score_as_published(width: int, height: int, not_told: None) -> None:
+    solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False, guess=False)
     assert solver.solve("") == first_player_score(width, height)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), [(8, 4), (6, 5), (5, 6), (4, 8), (7, 5), (6, 6)])
-def test_larger_empty_board_score_as_published(width: int, height: int, no_guess: None) -> None:
-    solver = Solver(table_bytes=1 << 24, width=width, height=height, book=False, threads=2)
+def test_larger_empty_board_score_as_published(width: int, height: int, not_told: None) -> None:
+    solver = Solver(
+        table_bytes=1 << 24, width=width, height=height, book=False, threads=2, guess=False
+    )
     assert solver.solve("") == first_player_score(width, height)
+
+
+def test_the_guess_is_looked_up_only_when_allowed(not_told: None) -> None:
+    with pytest.raises(AssertionError, match="looked up 5x4's published score"):
+        Solver(table_bytes=1 << 20, width=5, height=4, book=False).solve("")
 
 
 @pytest.mark.slow

@@ -92,7 +92,9 @@ class Solver:
     ``book`` (7 x 6 only): positions of 12 stones come from BitBully's database
     (:mod:`.database`), so that every earlier position is a short search; False solves by
     search alone. ``threads``: how many threads search one position (sharing the table;
-    None: every core).
+    None: every core). ``guess``: the empty board's published score (:mod:`.published`), where
+    there is one, orders its root's probes (they still prove the score); False withholds it,
+    so that a comparison with the published tables does not start from their answer.
 
     The table persists across calls (never cleared unless :meth:`reset` is
     called, or ``solve_many(..., reset_each=True)``); its replacement rule is
@@ -109,6 +111,7 @@ class Solver:
         height: int = 6,
         book: bool = True,
         threads: int | None = 1,
+        guess: bool = True,
     ) -> None:
         if width < 1 or height < 1 or (height + 1) * width > 64:
             raise ValueError(f"board {width}x{height} does not fit a 64-bit word")
@@ -118,6 +121,7 @@ class Solver:
         self.table.fill(0)  # touch every page now, not during the first searches
         self.generation = 1
         self.threads = threads
+        self.guess = guess
         self.database = no_database()
         if book and (width, height) == (7, 6):
             self.database = load_database()
@@ -279,7 +283,7 @@ class Solver:
         args = (np.uint64(current), np.uint64(mask), stones, weak, self.width, self.height)
         # the empty board's published score, where there is one, orders the root's probes (a
         # guess: the probes still prove the score; see solve_position)
-        guess = first_player_score(self.width, self.height) if stones == 0 else None
+        guess = first_player_score(self.width, self.height) if stones == 0 and self.guess else None
 
         def run(w: Worker, role: int, _: int, shared: npt.NDArray[np.int64]) -> bool:
             done: bool = K.solve_position(  # type: ignore[no-untyped-call]
