@@ -12,12 +12,14 @@ quiescence search), the bound (2 bits: ``UPPER``, ``LOWER``, ``EXACT``; 0 an emp
 the search's generation (6 bits). A position's bucket is its key's low bits (the number of
 buckets is a power of two).
 
-Replacement rule: a position's own entry is overwritten, unless it holds a bound of the current
-generation more than two plies deeper than the new one and the new one is not exact (the deeper
-entry is kept; it gets the new best move if it had none). Otherwise the bucket's least valuable
-entry makes way: an empty one first, else the one with the lowest ``depth - 8 * age``, where
-age counts generations since it was written. Mate scores are stored relative to the entry's own
-position (``to_tt``/``from_tt``), so an entry is valid at any distance from the root.
+Replacement rule: a position's own entry (whatever its bound) is overwritten, unless it is of
+the current generation, more than two plies deeper than the new one, and the new one is not
+exact (the deeper entry is kept; it gets the new best move if it had none); an overwritten entry
+passes its move on to a new one that has none. Otherwise the bucket's least valuable entry makes
+way: an empty one first, else the one with the lowest ``depth - 8 * age``, where age counts
+generations since it was written (generations run 1..63 and then wrap to 1: modulo 63). Mate
+scores are stored relative to the entry's own position (``to_tt``/``from_tt``), so an entry is
+valid at any distance from the root.
 """
 
 from __future__ import annotations
@@ -133,7 +135,8 @@ def store(tt, key, move, score, static_eval, depth, bound, gen):
                 move = entry_move(data)
             victim = i
             break
-        worth = entry_depth(data) - 8 * ((gen - _entry_gen(data)) & 63)
+        # generations run 1..63 and wrap to 1: the age is counted modulo 63
+        worth = entry_depth(data) - 8 * ((gen - _entry_gen(data) + 63) % 63)
         if worth < worst:
             worst = worth
             victim = i
