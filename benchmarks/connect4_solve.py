@@ -22,6 +22,21 @@ between batches, untimed, as Pons' own clearing is), only the solving timed.
 positions in the same run, with the same protocol (its table cleared before each position
 under ``--pons``), timing each solve call.  Our solver runs without its database unless ``--book``.
 
+``--pons-binary PATH`` also runs a built copy of Pascal Pons' solver (its ``c4solver``;
+https://github.com/PascalPons/connect4, AGPL; measured only, never part of this repository:
+build it outside it with its own ``make``) on each set's same lines in the same run: one
+process reads them all on stdin (``-w`` with ``--weak``) in a scratch folder without its
+opening book, and prints each line's score. What it does between positions is its own: its
+blog's protocol clears its table before each. The benchmark times the whole process (wall
+clock and CPU), then subtracts the same process run on no line (its start-up, the best of
+three), and divides by the lines; the scores are checked against the set's. ``ratio`` in its
+row is ours over it, same run. Its start-up (about 70 ms here: it allocates its table) is
+larger than a whole set of the shortest positions: a set whose solves take less than the
+start-up is not timed (Test_L3_R1 at its full 1,000 lines; Test_L2_R1's 1,000 take about as
+long, so its figure is rough). The set is not given twice over to make it longer: a second
+round ran 8 times faster than the first on Test_L2_R1, so the table is not cleared between
+lines.
+
 ``--peer-binary PATH`` (with ``--empty``) also runs a built copy of Christophe Steininger's
 solver (https://github.com/ChristopheSteininger/c4, AGPL; measured only, never part of this
 repository: build it outside it with its own CMake preset, its thread count and table size set
@@ -180,6 +195,59 @@ def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
     return PeerRun(wall, cpu, done.stdout)
 
 
+def pons_set(
+    path: Path, moves: list[str], expected: list[int], weak: bool
+) -> tuple[float, float, int] | None:
+    """Pons' ``c4solver`` on the same positions, one process for all of them: the wall and CPU
+    seconds of its solves (the whole process less its start-up on no input, best of three) and
+    its mismatches; None (and why, on stderr) if it could not run."""
+
+    def run(text: str) -> tuple[float, float, str] | None:
+        with tempfile.TemporaryDirectory(prefix="c4-pons-") as scratch:  # no opening book here
+            before = os.times()
+            t0 = time.perf_counter()
+            try:
+                done = subprocess.run(
+                    [str(path), *(["-w"] if weak else [])], cwd=scratch, input=text,
+                    capture_output=True, text=True, timeout=7200, check=False,
+                )  # fmt: skip
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                print(f"pons binary {path}: {exc}", file=sys.stderr)
+                return None
+            wall = time.perf_counter() - t0
+            after = os.times()
+        if done.returncode != 0:
+            print(f"pons binary {path}: exit status {done.returncode}", file=sys.stderr)
+            return None
+        cpu = (after.children_user - before.children_user) + (
+            after.children_system - before.children_system
+        )
+        return wall, cpu, done.stdout
+
+    starts = [run("") for _ in range(3)]
+    solved = run("".join(m + "\n" for m in moves))
+    if solved is None or None in starts:
+        return None
+    start_wall = min(r[0] for r in starts if r is not None)
+    start_cpu = min(r[1] for r in starts if r is not None)
+    wall, cpu, out = solved
+    got = [line.split() for line in out.splitlines() if line.strip()]
+    if len(got) != len(moves):
+        print(f"pons binary {path}: {len(got)} answers to {len(moves)} lines", file=sys.stderr)
+        return None
+    bad = sum(
+        1 for words, m, e in zip(got, moves, expected, strict=True) if words[:2] != [m, str(e)]
+    )
+    if wall - start_wall < start_wall:  # the solves are lost in the start-up's noise
+        print(
+            f"pons binary {path}: {len(moves)} lines took {wall:.3f} s, its start-up alone "
+            f"{start_wall:.3f} s: too few to time (give it more lines)",
+            file=sys.stderr,
+        )
+        return None
+    return wall - start_wall, max(cpu - start_cpu, 0.0), bad
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
@@ -217,6 +285,14 @@ def main(argv: list[str] | None = None) -> int:
         choices=["bitbully"],
         help="also run BitBully (pip install bitbully; no opening book) on the same positions, "
         "same protocol, same run",
+    )
+    p.add_argument(
+        "--pons-binary",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also time this build of Pons' c4solver on each set's same lines, same run "
+        "(one process, its start-up subtracted)",
     )
     p.add_argument(
         "--peer-binary",
@@ -352,6 +428,16 @@ def main(argv: list[str] | None = None) -> int:
                     f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} "
                     f"{fmt_time(pc / count):>11} {pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M "
                     f"{pbad:>8} | {'ours / BitBully':>22} {mean_t / (pt / count):>5.2f}x "
+                    f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
+                )
+        if args.pons_binary is not None:
+            pons = pons_set(args.pons_binary, moves, expected, args.weak)
+            if pons is not None:
+                pt, pc, pbad = pons
+                rows.append(
+                    f"{'  Pons':<11} {count:>9} {fmt_time(pt / count):>11} "
+                    f"{fmt_time(pc / count):>11} {'':>12} {'':>9} "
+                    f"{pbad:>8} | {'ours / Pons':>22} {mean_t / max(pt / count, 1e-12):>5.2f}x "
                     f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
                 )
     if rows:

@@ -62,3 +62,47 @@ def test_the_chance_benchmark_runs_and_the_algorithms_agree() -> None:
     line = next(x for x in out.splitlines() if x.startswith("depth 2, 2 positions"))
     star2_saved = float(line.split()[-1].rstrip("%"))
     assert star2_saved > 50
+
+
+SETS = ROOT.parent / "shared" / "benchmarks" / "connect4"
+
+
+@pytest.mark.slow
+def test_the_connect4_benchmark_times_a_pons_binary_beside_ours(tmp_path: Path) -> None:
+    # a stand-in for Pons' c4solver (never in the tests): it answers each line of stdin with
+    # the line and its score, one of them wrong, taking 50 ms a line so that its solves
+    # outweigh its start-up
+    source = SETS / "Test_L1_R1"
+    if not source.is_file():
+        pytest.skip(f"Pons' sets are not at {SETS}")
+    lines = source.read_text().splitlines()[:5]
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "Test_L1_R1").write_text("".join(line + "\n" for line in lines))
+    answers = {m: int(s) for m, s in (line.split() for line in lines)}
+    wrong = lines[2].split()[0]
+    answers[wrong] += 1
+    fake = tmp_path / "c4solver"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, time\n"
+        f"answers = {answers!r}\n"
+        "for line in sys.stdin:\n"
+        "    time.sleep(0.05)\n"
+        "    print(line.strip(), answers[line.strip()], flush=True)\n"
+    )
+    fake.chmod(0o755)
+    done = subprocess.run(
+        [
+            sys.executable, str(ROOT / "benchmarks" / "connect4_solve.py"), "Test_L1_R1",
+            "--pons", "--sample", "5", "--data", str(data), "--pons-binary", str(fake),
+        ],
+        capture_output=True, text=True, timeout=300, env={"PYTHONPATH": str(ROOT / "src")},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
+    assert rows["Test_L1_R1"][1] == "5"
+    pons = rows["Pons"]
+    assert pons[1] == "5" and pons[6] == "1", pons  # five lines, the wrong score counted
+    assert "ours / Pons" in " ".join(pons)
+    assert float(pons[2]) >= 40 and pons[3] == "ms", pons  # about 50 ms a line, start-up out
