@@ -170,29 +170,38 @@ class PeerRun:
         return ", ".join(parts) + (f" ({setup})" if setup else "")
 
 
-def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
-    """Run a peer's solver binary (it solves the empty board and exits) in a scratch folder,
-    timing the whole process; None (and why, on stderr) if it could not run."""
-    with tempfile.TemporaryDirectory(prefix="c4-peer-") as scratch:
+def run_binary(
+    command: list[str], text: str, timeout: float, label: str, scratch_prefix: str
+) -> PeerRun | None:
+    """Run a peer's binary in a scratch folder with ``text`` on its stdin, timing the whole
+    process (wall clock, and its CPU); None (and why, on stderr, after ``label``) if it could
+    not run."""
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix) as scratch:
         before = os.times()
         t0 = time.perf_counter()
         try:
             done = subprocess.run(
-                [str(path)], cwd=scratch, input="\n", capture_output=True, text=True,
+                command, cwd=scratch, input=text, capture_output=True, text=True,
                 timeout=timeout, check=False,
             )  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
-            print(f"peer binary {path}: {exc}", file=sys.stderr)
+            print(f"{label}: {exc}", file=sys.stderr)
             return None
         wall = time.perf_counter() - t0
         after = os.times()
     if done.returncode != 0:
-        print(f"peer binary {path}: exit status {done.returncode}", file=sys.stderr)
+        print(f"{label}: exit status {done.returncode}", file=sys.stderr)
         return None
     cpu = (after.children_user - before.children_user) + (
         after.children_system - before.children_system
     )
     return PeerRun(wall, cpu, done.stdout)
+
+
+def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
+    """Run a peer's solver binary (it solves the empty board and exits) in a scratch folder,
+    timing the whole process; None (and why, on stderr) if it could not run."""
+    return run_binary([str(path)], "\n", timeout, f"peer binary {path}", "c4-peer-")
 
 
 def pons_set(
@@ -202,36 +211,18 @@ def pons_set(
     seconds of its solves (the whole process less its start-up on no input, best of three) and
     its mismatches; None (and why, on stderr) if it could not run."""
 
-    def run(text: str) -> tuple[float, float, str] | None:
-        with tempfile.TemporaryDirectory(prefix="c4-pons-") as scratch:  # no opening book here
-            before = os.times()
-            t0 = time.perf_counter()
-            try:
-                done = subprocess.run(
-                    [str(path), *(["-w"] if weak else [])], cwd=scratch, input=text,
-                    capture_output=True, text=True, timeout=7200, check=False,
-                )  # fmt: skip
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                print(f"pons binary {path}: {exc}", file=sys.stderr)
-                return None
-            wall = time.perf_counter() - t0
-            after = os.times()
-        if done.returncode != 0:
-            print(f"pons binary {path}: exit status {done.returncode}", file=sys.stderr)
-            return None
-        cpu = (after.children_user - before.children_user) + (
-            after.children_system - before.children_system
-        )
-        return wall, cpu, done.stdout
+    def run(text: str) -> PeerRun | None:  # in a scratch folder: no opening book there
+        command = [str(path), *(["-w"] if weak else [])]
+        return run_binary(command, text, 7200.0, f"pons binary {path}", "c4-pons-")
 
     starts = [run("") for _ in range(3)]
     solved = run("".join(m + "\n" for m in moves))
     if solved is None or None in starts:
         return None
-    start_wall = min(r[0] for r in starts if r is not None)
-    start_cpu = min(r[1] for r in starts if r is not None)
-    wall, cpu, out = solved
-    got = [line.split() for line in out.splitlines() if line.strip()]
+    start_wall = min(r.wall for r in starts if r is not None)
+    start_cpu = min(r.cpu for r in starts if r is not None)
+    wall, cpu = solved.wall, solved.cpu
+    got = [line.split() for line in solved.output.splitlines() if line.strip()]
     if len(got) != len(moves):
         print(f"pons binary {path}: {len(got)} answers to {len(moves)} lines", file=sys.stderr)
         return None

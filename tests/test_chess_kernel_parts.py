@@ -266,29 +266,28 @@ def test_old_entries_lose_eight_plies_a_generation() -> None:
     assert _present(two_old, K[:5]) == [False, True, True, True, True]
 
 
-def test_ages_are_counted_across_the_generations_wrap() -> None:
-    """Generations run 1..63 and then start at 1 again: an entry of generation 60 seen in
-    generation 1 is old (four searches ago, worth 20 - 32 < 0), not from the future."""
+# Generations run 1..63 and then start at 1 again (``Searcher._iterate``: ``gen % 63 + 1``).
+# An entry of generation 60 seen in generation 1 is old (four searches ago, worth 20 - 32 < 0),
+# not from the future: it makes way. One of generation 62 was written two searches ago (62, 63,
+# 1): age 2, worth 20 - 16 = 4, above a depth-0 entry of this generation (worth 0), which makes
+# way instead. (With the age taken modulo 64 it would be 3, worth -4, and the depth-20 entry
+# would go.)
+@pytest.mark.parametrize(
+    ("old_generation", "depths", "kept"),
+    [
+        (60, (6, 7, 8), [False, True, True, True, True]),
+        (62, (0, 7, 8), [True, False, True, True, True]),
+    ],
+)
+def test_ages_are_counted_across_the_generations_wrap(
+    old_generation: int, depths: tuple[int, int, int], kept: list[bool]
+) -> None:
     tt = _table(BUCKETS)
-    _store(tt, K[0], 20, 60)
-    for i, depth in ((1, 6), (2, 7), (3, 8)):
+    _store(tt, K[0], 20, old_generation)
+    for i, depth in enumerate(depths, start=1):
         _store(tt, K[i], depth, 1)
     _store(tt, K[4], 5, 1)
-    assert _present(tt, K[:5]) == [False, True, True, True, True]
-
-
-def test_the_age_across_the_wrap_counts_the_searches_in_between() -> None:
-    """The searcher numbers its searches 1..63 then 1 again (``Searcher._iterate``: ``gen % 63
-    + 1``; ``store``: "gen 1..63"), so an entry of generation 62 seen in generation 1 was written
-    two searches ago (62, 63, 1): age 2, worth 20 - 16 = 4, above a depth-0 entry of this
-    generation (worth 0), which makes way. (With the age taken modulo 64 it is 3, worth -4, and
-    the depth-20 entry goes instead.)"""
-    tt = _table(BUCKETS)
-    _store(tt, K[0], 20, 62)
-    for i, depth in ((1, 0), (2, 7), (3, 8)):
-        _store(tt, K[i], depth, 1)
-    _store(tt, K[4], 5, 1)
-    assert _present(tt, K[:5]) == [True, False, True, True, True]
+    assert _present(tt, K[:5]) == kept
 
 
 def test_a_positions_own_entry_is_overwritten_in_place() -> None:
