@@ -3,6 +3,8 @@ scale from how the best move behaved. Pure functions: no engine, no python-chess
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from unbeatable.clock import (
@@ -41,22 +43,24 @@ def test_the_increment_counts_beyond_what_a_move_costs() -> None:
     assert 0.05 < low.soft <= low.hard <= 0.2 / 3 + 1e-12 or low.hard == pytest.approx(0.2 / 3)
 
 
-@pytest.mark.parametrize("remaining", [0.0, 0.01, 0.05, 0.1, 0.3, 1.0, 2.0, 10.0, 300.0])
-@pytest.mark.parametrize("increment", [0.0, 0.1, 1.0, 5.0])
-@pytest.mark.parametrize("moves_to_go", [None, 1, 2, 3, 40])
-@pytest.mark.parametrize("reserve", [OVERHEAD, 0.05])
-def test_the_budget_always_leaves_the_reserve_on_the_clock(
-    remaining: float, increment: float, moves_to_go: int | None, reserve: float
-) -> None:
-    budget = time_for_move(remaining, increment, moves_to_go, reserve=reserve, lag=reserve / 2)
-    assert 0 <= budget.soft <= budget.hard and budget.hard > 0
-    assert budget.soft_after(2.0) <= budget.hard
-    if remaining > reserve:  # a clock above the reserve keeps it whole
-        assert budget.hard <= remaining - reserve
-    else:  # a clock under it gets an answer at once
-        assert budget.hard <= 0.01
-    if moves_to_go != 1:
-        assert budget.hard <= max((remaining - reserve) / 2, 0.01)
+def test_the_budget_always_leaves_the_reserve_on_the_clock() -> None:
+    cases = itertools.product(
+        [0.0, 0.01, 0.05, 0.1, 0.3, 1.0, 2.0, 10.0, 300.0],  # the clock
+        [0.0, 0.1, 1.0, 5.0],  # the increment
+        [None, 1, 2, 3, 40],  # the moves to go
+        [OVERHEAD, 0.05],  # the reserve
+    )
+    for remaining, increment, moves_to_go, reserve in cases:
+        case = (remaining, increment, moves_to_go, reserve)
+        budget = time_for_move(remaining, increment, moves_to_go, reserve=reserve, lag=reserve / 2)
+        assert 0 <= budget.soft <= budget.hard and budget.hard > 0, case
+        assert budget.soft_after(2.0) <= budget.hard, case
+        if remaining > reserve:  # a clock above the reserve keeps it whole
+            assert budget.hard <= remaining - reserve, case
+        else:  # a clock under it gets an answer at once
+            assert budget.hard <= 0.01, case
+        if moves_to_go != 1:
+            assert budget.hard <= max((remaining - reserve) / 2, 0.01), case
 
 
 def test_a_whole_game_on_the_clock_never_runs_out() -> None:
