@@ -120,7 +120,7 @@ def stability(iterations: list[tuple[tuple[Line, ...], int, int]]) -> float:
     iterations (:class:`unbeatable.clock.Stability`'s scale of their best moves and
     scores)."""
     rule = Stability()
-    for lines, _, _ in iterations:
+    for lines, _, _ in iterations[-5:]:  # all the rule looks at
         rule.add(lines[0].move, lines[0].score, abs(lines[0].score) >= MATE_BOUND)
     return rule.scale
 
