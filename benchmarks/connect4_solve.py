@@ -239,6 +239,23 @@ def pons_set(
     return wall - start_wall, max(cpu - start_cpu, 0.0), bad
 
 
+def peer_row(
+    name: str, count: int, wall: float, cpu: float, nodes: int | None, bad: int,
+    mean_t: float, mean_c: float,
+) -> str:  # fmt: skip
+    """A peer's row under ours for a set: its mean time and CPU a position over ``count``
+    (``wall``, ``cpu``: its totals), its nodes where it counts them, its mismatches, and our
+    means (``mean_t``, ``mean_c``) over its."""
+    figures = f"{'':>12} {'':>9}"
+    if nodes is not None:
+        figures = f"{nodes / count:>12,.0f} {nodes / wall / 1e6:>7.2f} M"
+    return (
+        f"{'  ' + name:<11} {count:>9} {fmt_time(wall / count):>11} {fmt_time(cpu / count):>11} "
+        f"{figures} {bad:>8} | {'ours / ' + name:>22} {mean_t / max(wall / count, 1e-12):>5.2f}x "
+        f"{mean_c / max(cpu / count, 1e-12):>5.2f}x"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="*", help=f"sets to run (default: all): {' '.join(SETS)}")
@@ -308,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--data", type=Path, default=None, help="folder holding the Test_L*_R* files")
     args = p.parse_args(argv)
+    for option, path in (("--peer-binary", args.peer_binary), ("--pons-binary", args.pons_binary)):
+        if path is not None and not (path.is_file() and os.access(path, os.X_OK)):
+            p.error(f"{option} {path}: not an executable file")
     args.reset_each = args.reset_each or args.pons
     args.empty = args.empty or args.empty_only
 
@@ -415,22 +435,12 @@ def main(argv: list[str] | None = None) -> int:
             peer = bitbully_set(moves, expected, args.weak, args.reset_each)
             if peer is not None:
                 pt, pc, pn, pbad = peer
-                rows.append(
-                    f"{'  BitBully':<11} {count:>9} {fmt_time(pt / count):>11} "
-                    f"{fmt_time(pc / count):>11} {pn / count:>12,.0f} {pn / pt / 1e6:>7.2f} M "
-                    f"{pbad:>8} | {'ours / BitBully':>22} {mean_t / (pt / count):>5.2f}x "
-                    f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
-                )
+                rows.append(peer_row("BitBully", count, pt, pc, pn, pbad, mean_t, mean_c))
         if args.pons_binary is not None:
             pons = pons_set(args.pons_binary, moves, expected, args.weak)
             if pons is not None:
                 pt, pc, pbad = pons
-                rows.append(
-                    f"{'  Pons':<11} {count:>9} {fmt_time(pt / count):>11} "
-                    f"{fmt_time(pc / count):>11} {'':>12} {'':>9} "
-                    f"{pbad:>8} | {'ours / Pons':>22} {mean_t / max(pt / count, 1e-12):>5.2f}x "
-                    f"{mean_c / max(pc / count, 1e-12):>5.2f}x"
-                )
+                rows.append(peer_row("Pons", count, pt, pc, None, pbad, mean_t, mean_c))
     if rows:
         print(header)
         print("\n".join(rows))

@@ -106,3 +106,19 @@ def test_the_connect4_benchmark_times_a_pons_binary_beside_ours(tmp_path: Path) 
     assert pons[1] == "5" and pons[6] == "1", pons  # five lines, the wrong score counted
     assert "ours / Pons" in " ".join(pons)
     assert float(pons[2]) >= 40 and pons[3] == "ms", pons  # about 50 ms a line, start-up out
+
+
+@pytest.mark.parametrize("option", ["--pons-binary", "--peer-binary"])
+def test_the_connect4_benchmark_refuses_a_peer_binary_that_is_not_one(
+    option: str, tmp_path: Path
+) -> None:
+    plain = tmp_path / "c4"
+    plain.write_text("not a program\n")  # a file, but not executable
+    for path in (tmp_path / "missing", plain):
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "connect4_solve.py"), option, str(path)],
+            capture_output=True, text=True, timeout=120, env={"PYTHONPATH": str(ROOT / "src")},
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1].endswith(f"{option} {path}: not an executable file")
+        assert "Traceback" not in done.stderr and done.stdout == ""
