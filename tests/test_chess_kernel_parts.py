@@ -18,7 +18,7 @@ import numpy.typing as npt
 import pytest
 
 from unbeatable import get_game
-from unbeatable.games.chess import _eval, _tt
+from unbeatable.games.chess import _eval, _order, _tables, _tt
 from unbeatable.games.chess.core import TABLES, Position, kernel_context
 from unbeatable.games.chess.searcher import BENCH_FENS, Limits, Searcher, bench
 from unbeatable.search import Limits as GenericLimits
@@ -371,6 +371,87 @@ def test_a_mate_stored_at_one_ply_reads_at_another() -> None:
         loss = int(_tt.from_tt(I64(_fields(_probe(tt, K[1]))[1]), I64(9)))
     assert win == MATE - 3  # 5 - 3 = 2 plies from the entry, 1 + 2 from the new root
     assert loss == -(MATE - 12)  # 7 - 4 = 3 plies from the entry, 9 + 3 from the new root
+
+
+def test_a_prefetched_table_reads_the_same() -> None:
+    """The search asks for a child's bucket early (``prefetch_entry``): a hint to the processor,
+    which leaves the table as it was and every probe's answer the same, in every bucket."""
+    tt = _table(BUCKETS)
+    for i in range(3):
+        _store(tt, K[i], 4 + i, 1, move=100 + i, score=10 * i)
+    before = tt.copy()
+    with kernel_context():
+        for key in [*K, 0, 1, 2**64 - 1]:
+            _tt.prefetch_entry(tt, np.uint64(key))
+    assert np.array_equal(tt, before)
+    assert all(_present(tt, K[:3])) and not any(_present(tt, K[3:]))
+
+
+# --- move ordering -----------------------------------------------------------------------------
+
+
+def _playout_positions(games: int, plies: int, seed: int) -> list[Position]:
+    """Positions of random games (legal moves drawn uniformly) from the start."""
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(games):
+        position = Position.initial()
+        for _ in range(plies):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(moves[int(rng.integers(len(moves)))])
+            found.append(position)
+    return found
+
+
+def test_a_captures_ordering_score_is_negative_exactly_when_it_loses_by_see() -> None:
+    """The quiescence search skips a capture that loses material by its ordering score's sign
+    rather than by working SEE out again (``_search._next_child``); that holds only if the sign
+    and SEE agree on every capture, which this checks on the captures and en-passant captures
+    of 2,000 positions of random games (a promotion is searched whatever it loses)."""
+    heur = np.zeros(_order.HEUR_SIZE, dtype=np.int16)
+    gain = np.zeros(34, dtype=np.int64)
+    checked = losing = 0
+    for position in _playout_positions(games=25, plies=80, seed=13):
+        legal = np.array(position.legal_moves(), dtype=np.int32)
+        scores = np.zeros(len(legal), dtype=np.int32)
+        pos = position.array.copy()
+        with kernel_context():
+            _order.score_moves(
+                pos, TABLES, legal, scores, I64(0), I64(len(legal)), I64(0), heur, I64(0), gain,
+                I64(-1), I64(-1),
+            )  # fmt: skip
+            for move, score in zip(legal.tolist(), scores.tolist(), strict=True):
+                flag = move >> 12
+                if not flag & _tables.CAPTURE or flag & _tables.PROMOTION:
+                    continue
+                loses = int(_eval.see(pos, TABLES, I64(move), gain)) < 0
+                assert (score < 0) == loses, (position.fen(), move, score)
+                checked += 1
+                losing += loses
+    assert checked > 2_000 and losing > 100  # both kinds met, many times
+
+
+def test_the_heuristics_fit_sixteen_bits() -> None:
+    """``heur`` is ``int16``: a history score driven by the largest bonus, either way and as
+    often as it can be, stays within +-HISTORY_MAX, and the largest quiet move (killers and
+    counter-moves hold only quiet moves) fits too."""
+    assert Searcher(hash_mb=1)._workers[0].heur.dtype == np.int16
+    heur = np.zeros(_order.HEUR_SIZE, dtype=np.int16)
+    index = I64(_order.H_HISTORY + 77)
+    seen = []
+    with kernel_context():
+        for bonus in (400, -400, 400):  # the bonus is min(depth^2, 400)
+            for _ in range(3_000):
+                _order._nudge(heur, index, I64(bonus))
+                seen.append(int(heur[index]))
+    # driven to the bound both ways (a floor division keeps the low side a little short of it)
+    assert max(seen) == _order.HISTORY_MAX and -_order.HISTORY_MAX <= min(seen) < -16_000
+    assert _order.HISTORY_MAX < 2**15
+    largest_quiet = 63 | 63 << 6 | max(_tables.QUIET, _tables.DOUBLE_PUSH, _tables.CASTLE_K,
+                                       _tables.CASTLE_Q) << 12  # fmt: skip
+    assert largest_quiet < _tables.CAPTURE << 12 <= 2**15 - 1
 
 
 # --- bench -------------------------------------------------------------------------------------

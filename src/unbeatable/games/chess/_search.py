@@ -57,7 +57,7 @@ import numpy as np
 from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_pawn_material, see
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
-from ._order import KILLER_SCORE, pick, piece_to, quiet_score, reward, score_moves
+from ._order import KILLER_SCORE, TT_MOVE_SCORE, pick, piece_to, quiet_score, reward, score_moves
 from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
     EXACT,
@@ -72,6 +72,7 @@ from ._tt import (
     entry_move,
     entry_score,
     from_tt,
+    prefetch_entry,
     probe,
     store,
     to_tt,
@@ -346,6 +347,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     make_null(pos, tab, undo, ply)
                     frames[ply, F_CONT] = -1
                     keys[n_hist + ply + 1] = pos[P_KEY]
+                    prefetch_entry(tt, pos[P_KEY])
                     frames[ply, F_STAGE] = AFTER_NULL
                     ply += 1
                     _enter(frames, ply, -beta, -beta + 1, depth - 1 - r, I0, I0, I0)
@@ -420,8 +422,8 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     frames[ply, F_NEXT] = base
                     frames[ply, F_END] = end
             if result == ABORTED:
-                pushed = _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets,
-                                     heur, ply, excluded, n_excluded, gain)  # fmt: skip
+                pushed = _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo,
+                                     quiets, heur, ply, excluded, n_excluded, gain)  # fmt: skip
                 if pushed:
                     ply += 1
                     continue
@@ -454,8 +456,8 @@ def _finish(pos, tt, frames, ply, gen):
 
 
 @kernel
-def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heur, ply, excluded,
-                n_excluded, gain):  # fmt: skip
+def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets, heur, ply,
+                excluded, n_excluded, gain):  # fmt: skip
     """Make the node's next move worth searching and open its child's frame; False when the
     node has no move left."""
     end = frames[ply, F_END]
@@ -479,8 +481,12 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
         if qs and not check and not (move >> 12) & PROMOTION:
             if frames[ply, F_EVAL] + SEE_VALUE[captured_kind(pos, move)] + DELTA_MARGIN <= alpha:
                 continue  # delta pruning: even winning the piece leaves it below alpha
-            if see(pos, tab, move, gain) < 0:
-                continue  # a capture that loses material: not worth a quiescence node
+            # a capture that loses material is not worth a quiescence node; its ordering score
+            # already says whether it does (``_order``: below zero exactly when SEE is), except
+            # for the table's move, scored first whatever it takes
+            first = scores[i] == TT_MOVE_SCORE
+            if see(pos, tab, move, gain) < 0 if first else scores[i] < 0:
+                continue
         prune = (
             PRUNING
             and not qs
@@ -529,6 +535,7 @@ def _next_child(pos, tab, keys, n_hist, frames, moves, scores, undo, quiets, heu
             continue  # late move pruning, futility pruning, history and SEE pruning: a move
             # this late, this far below alpha, this bad so far or losing this much, near the
             # leaves, is not searched
+        prefetch_entry(tt, pos[P_KEY])  # the child probes it first
         count = frames[ply, F_COUNT] + 1
         frames[ply, F_COUNT] = count
         frames[ply, F_MOVE] = move

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tables import kernel
+from ._tables import kernel, prefetch
 
 BUCKET = 4  # entries per bucket (8 words: 64 bytes, one cache line)
 UPPER, LOWER, EXACT = np.int64(1), np.int64(2), np.int64(3)  # int64: see _tables.I0
@@ -74,6 +74,12 @@ def probe(tt, key):
         if data != 0 and (tt[base + 2 * i] ^ data) == key:
             return data
     return np.uint64(0)
+
+
+@kernel
+def prefetch_entry(tt, key):
+    """Start loading ``key``'s bucket into the cache (a hint: ``probe`` reads it later)."""
+    prefetch(tt, np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET)
 
 
 @kernel

@@ -189,7 +189,7 @@ class _Worker:
     def __init__(self, tid: int) -> None:
         self.tid = tid
         self.stats = np.zeros(S_SIZE, dtype=np.int64)
-        self.heur = np.zeros(HEUR_SIZE, dtype=np.int32)
+        self.heur = np.zeros(HEUR_SIZE, dtype=np.int16)
         self.frames = np.zeros((MAX_PLY + 1, N_FIELDS), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int32)
         self.scores = np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int32)
