@@ -89,6 +89,12 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         # doubled and isolated: two white pawns on the b-file, no pawn beside them
         ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_DOUBLED, 1),
         ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_ISOLATED, 2),
+        # the edge files: three on the a-file and one on the h-file, each file alone (nothing
+        # on b or g); pawns in pairs of neighbouring files at both edges are not isolated
+        ("6k1/8/8/8/P7/P7/P6P/K7 w - - 0 1", _weights.F_DOUBLED, 2),
+        ("6k1/8/8/8/P7/P7/P6P/K7 w - - 0 1", _weights.F_ISOLATED, 4),
+        ("6k1/pp4pp/8/8/8/8/PP4PP/K7 w - - 0 1", _weights.F_ISOLATED, 0),
+        ("6k1/p6p/8/8/8/8/P5PP/K7 w - - 0 1", _weights.F_ISOLATED, 1 - 2),
         # a rook on an open file, one on a half-open file (Black's pawn only)
         ("6k1/p7/8/8/8/8/8/R5KR w - - 0 1", _weights.F_ROOK_OPEN, 1),
         ("6k1/p7/8/8/8/8/8/R5KR w - - 0 1", _weights.F_ROOK_HALF, 1),

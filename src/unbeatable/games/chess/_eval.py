@@ -50,6 +50,8 @@ from ._tables import (
     U0,
     U1,
     U7,
+    U8,
+    U16,
     bit,
     kernel,
     lsb,
@@ -128,6 +130,8 @@ NOT_A = ~FILE_A
 NOT_H = ~(FILE_A << U7)
 S7 = np.uint64(7)
 S9 = np.uint64(9)
+U32 = np.uint64(32)
+U255 = np.uint64(255)
 
 ATTACK_WEIGHT = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per square of the king's zone
 EXTRAS = True  # False: PeSTO alone (to measure the terms against)
@@ -231,16 +235,13 @@ def _pawns(pos, side, out, trace):
     their_king = lsb(pos[P_BB + other * 6 + KING])
     mg = 0
     eg = 0
-    doubled = 0
-    isolated = 0
-    for f in range(8):
-        count = popcount(pawns & FILES[f])
-        if count > 1:
-            doubled += count - 1
-        if count > 0:
-            beside = (FILES[f - 1] if f > 0 else U0) | (FILES[f + 1] if f < 7 else U0)
-            if pawns & beside == U0:
-                isolated += count
+    # the files with a pawn, one bit each (a): every rank folded onto the first
+    files = pawns | (pawns >> U8)
+    files |= files >> U16
+    files = (files | (files >> U32)) & U255
+    doubled = popcount(pawns) - popcount(files)  # the pawns beyond the first on each file
+    alone = files & ~((files << U1) | (files >> U1))  # the files with none beside
+    isolated = popcount(pawns & (alone * FILE_A))  # (the file bits spread to every rank)
     for index, count in ((F_DOUBLED, doubled), (F_ISOLATED, isolated)):
         if count:
             m, e = _add(out, trace, sign, index, count)
