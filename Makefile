@@ -82,9 +82,12 @@ test: $(VENV)/.installed-test gnubg lint typecheck pytest
 # in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one): 78 s of pytest on
 # 2026-11-28. A test over about 1 s of CPU is marked @pytest.mark.slow (make test runs it)
 FAST_JOBS ?= 2
-# make test: every test, on two processes too (about 530 s of CPU in one process, near the
-# 10 minutes asked of the whole run on two cores); a module's tests stay in one process
+# make test: every test, on two processes too; a module's tests stay in one process
 # (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.
+# Its CPU is not only the test processes': on a clean clone on 2026-11-28 (load 6-8) they
+# used about 540-590 s and the programs they start (commands, servers, browser, MPI ranks)
+# 410-420 s more, so two balanced processes take about 500 s, near the 10 minutes asked of
+# the whole run on two cores; the two processes' ends were 15-30 s apart (not the tail).
 JOBS ?= 2
 test-fast: $(VENV)/.installed-test lint typecheck
 	$(BIN)/python -m pytest -q -m "not slow" -n $(FAST_JOBS)
@@ -95,7 +98,12 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
+# The compiled kernels (chess, connect4) are built once, both at a time, before the test
+# processes start: on a clean clone each test process built them again (about 39 s of CPU
+# for both, measured at load 6 on 2026-11-28), and test_web_api's book test ran into its
+# server's 10 s cap while its process built the Connect Four solver (it failed twice so).
 pytest: $(VENV)/.installed-test
+	$(BIN)/unbeatable warm chess & chess=$$!; $(BIN)/unbeatable warm connect4 && wait $$chess
 	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 
 bench: $(VENV)/.installed-bench
