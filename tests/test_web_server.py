@@ -115,6 +115,14 @@ def sockets(pid: int) -> set[str]:
     return found
 
 
+def held(pid: int) -> set[str]:
+    """``sockets(pid)``, or none once the process has gone."""
+    try:
+        return sockets(pid)
+    except OSError:
+        return set()
+
+
 def test_a_worker_holds_none_of_the_servers_sockets(
     server: tuple[subprocess.Popen[str], int],
 ) -> None:
@@ -133,10 +141,18 @@ def test_a_worker_holds_none_of_the_servers_sockets(
         client.request("GET", "/api/health")  # the connection is open and in use
         assert json.loads(client.getresponse().read())["status"] == "ok"
         served = sockets(process.pid)
-        workers = children(process.pid)
+        # A worker lets go of what it inherited as its first step after the fork, so one forked
+        # a moment ago (the pool replaces the worker past its cap) may still hold them for an
+        # instant: wait for that, but not for ever (a worker that keeps them is the bug).
+        deadline = time.monotonic() + 10
+        while True:
+            workers = children(process.pid)
+            holding = sorted(pid for pid in workers if held(pid) & served)
+            if not holding or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         assert len(workers) >= 2
-        for pid in workers:
-            assert not sockets(pid) & served, f"worker {pid} holds the server's sockets"
+        assert not holding, f"workers {holding} hold the server's sockets after 10 s"
     finally:
         client.close()
 
