@@ -34,10 +34,7 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir  # type: ignore[import-untyped]  # numba's own code generator
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 # The kernels allocate nothing (their callers pass every array), so they are compiled without
 # numba's reference counting (``_nrt=False``): a call then passes its arrays without an atomic
@@ -46,35 +43,6 @@ from numba.extending import intrinsic
 _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 kernel = njit(**_OPTIONS)
 kernel_nogil = njit(nogil=True, **_OPTIONS)
-
-
-@intrinsic
-def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
-    """Ask the processor to start loading ``array[index]`` into its cache, so that a later read
-    finds it there: a hint, with no effect on any result. The search asks for a child's table
-    entry as soon as the move is made."""
-    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        ary_type = signature.args[0]
-        ary = context.make_array(ary_type)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, ary_type, ary, [args[1]], wraparound=False)
-        i32 = ir.IntType(32)
-        signature_ = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        hint = cgutils.get_or_insert_function(builder.module, signature_, "llvm.prefetch.p0")
-        # a read (0), to be kept in every cache level (3), of data (1)
-        builder.call(hint, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
-def _no_prefetch(array: Any, index: Any) -> None:
-    """``prefetch`` with numba's compiler off (``NUMBA_DISABLE_JIT=1``): nothing to ask."""
-
-
-prefetch: Any = _no_prefetch if numba.config.DISABLE_JIT else _prefetch  # type: ignore[attr-defined]
 
 
 # Numba compiles a kernel called from another once more for each literal argument it meets

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tables import kernel, prefetch
+from ...prefetch import prefetch
+from ._tables import kernel
 
 BUCKET = 4  # entries per bucket (8 words: 64 bytes, one cache line)
 UPPER, LOWER, EXACT = np.int64(1), np.int64(2), np.int64(3)  # int64: see _tables.I0

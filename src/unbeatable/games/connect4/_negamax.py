@@ -49,6 +49,7 @@ import types
 import numpy as np
 from numba import njit
 
+from ...prefetch import prefetch
 from . import _bits
 from ._bitboard import (
     U0,
@@ -69,7 +70,6 @@ from ._table import (
     HASH_MUL,
     LOWER_CODE,
     UPPER_CODE,
-    prefetch,
     table_key,
     table_place,
     table_shift,

@@ -52,46 +52,6 @@ HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijectio
 UPPER_CODE = 64
 LOWER_CODE = 160
 
-if getattr(numba.config, "DISABLE_JIT", False):
-
-    def prefetch(arr, index):
-        """Hint that ``arr[index]`` will be read soon (a no-op without numba)."""
-
-else:
-    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
-    from numba.core import cgutils, types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def prefetch(typingctx, arr, index):
-        """Hint that ``arr[index]`` will be read soon (LLVM's prefetch, no fault)."""
-        sig = types.void(arr, index)
-
-        def codegen(context, builder, signature, args):
-            arrty = signature.args[0]
-            ary = context.make_array(arrty)(context, builder, args[0])
-            ptr = cgutils.get_item_pointer(
-                context, builder, arrty, ary, [args[1]], wraparound=False
-            )
-            i8p = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
-            # read access, high temporal locality, data cache
-            builder.call(
-                fn,
-                [
-                    builder.bitcast(ptr, i8p),
-                    ir.Constant(i32, 0),
-                    ir.Constant(i32, 3),
-                    ir.Constant(i32, 1),
-                ],
-            )
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-
 # Tables of at least 2**18 slots (2 MiB) are split by depth: positions with at most
 # SHALLOW_EMPTY empty cells (the bulk of the nodes, each a small subtree) use only the first
 # 2**18 slots, a region small enough to stay in the CPU caches; deeper positions use the whole
@@ -162,6 +122,9 @@ def _table_shift_loop(n_slots):
 if getattr(numba.config, "DISABLE_JIT", False):
     table_shift = _table_shift_loop
 else:
+    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
+    from numba.core import types
+    from numba.extending import intrinsic
 
     @intrinsic
     def _ctlz(typingctx, x):
