@@ -78,9 +78,10 @@ serve: $(VENV)/.installed-web
 
 test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
-# the inner loop: lint, types and every test not marked slow (2,192 tests, about 140 s of CPU
-# in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one): 78 s of pytest on
-# 2026-11-28. A test over about 1 s of CPU is marked @pytest.mark.slow (make test runs it)
+# the inner loop: lint, types and every test not marked slow (2,087 tests, about 140 s of CPU
+# in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one): 79 s of pytest, 82 s
+# in all, on a clean clone on 2026-11-28 (load 2.2-2.7). A test over about 1 s of CPU is marked
+# @pytest.mark.slow (make test runs it)
 FAST_JOBS ?= 2
 # make test: every test, on two processes too; a module's tests stay in one process
 # (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.
