@@ -44,7 +44,6 @@ _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 kernel = njit(**_OPTIONS)
 kernel_nogil = njit(nogil=True, **_OPTIONS)
 
-
 # Numba compiles a kernel called from another once more for each literal argument it meets
 # (``f(x, 0)`` compiles ``f`` for the literal 0 beside ``f`` for int64; so does a variable set to
 # a constant before a loop changes it, as type inference first sees the constant). The calls

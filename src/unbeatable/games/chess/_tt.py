@@ -67,9 +67,15 @@ def from_tt(score, ply):
 
 
 @kernel
+def _bucket(tt, key):
+    """The first word of ``key``'s bucket: the key's low bits (the buckets are a power of two)."""
+    return np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET
+
+
+@kernel
 def probe(tt, key):
     """The data of ``key``'s entry, or 0 when the table has none."""
-    base = np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET
+    base = _bucket(tt, key)
     for i in range(BUCKET):
         data = tt[base + 2 * i + 1]
         if data != 0 and (tt[base + 2 * i] ^ data) == key:
@@ -80,7 +86,7 @@ def probe(tt, key):
 @kernel
 def prefetch_entry(tt, key):
     """Start loading ``key``'s bucket into the cache (a hint: ``probe`` reads it later)."""
-    prefetch(tt, np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET)
+    prefetch(tt, _bucket(tt, key))
 
 
 @kernel
@@ -117,7 +123,7 @@ def _entry_gen(data):
 def store(tt, key, move, score, static_eval, depth, bound, gen):
     """Keep what a search learnt of ``key``'s position (the replacement rule: the module's
     docstring). ``score`` as ``to_tt`` gives it; ``gen`` 1..63."""
-    base = np.int64(key & np.uint64(tt.shape[0] // (2 * BUCKET) - 1)) * 2 * BUCKET
+    base = _bucket(tt, key)
     victim = 0
     worst = 1 << 30
     for i in range(BUCKET):
