@@ -433,6 +433,67 @@ def test_a_captures_ordering_score_is_negative_exactly_when_it_loses_by_see() ->
     assert checked > 2_000 and losing > 100  # both kinds met, many times
 
 
+# Positions where a special move gives check (each would be missed by a test of ordinary moves):
+# castling on either side and for either colour, en passant discovering a rook's check and
+# giving the pawn's own, promotions to a knight, and a king stepping off a bishop's line.
+SPECIAL_CHECKS = (
+    "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+    "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",
+    "4k2r/8/8/8/8/8/8/5K2 b k - 0 1",
+    "r3k3/8/8/8/8/8/8/3K4 b q - 0 1",
+    "8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1",
+    "8/2k5/8/3pP3/8/8/8/4K3 w - d6 0 1",
+    "8/4P3/3k4/8/8/8/8/4K3 w - - 0 1",
+    "3r4/4P3/5k2/8/8/8/8/4K3 w - - 0 1",
+    "8/7k/8/8/8/8/2K5/1B6 w - - 0 1",
+)
+
+
+def test_gives_check_before_the_move_agrees_with_making_it() -> None:
+    """The search asks whether a move gives check before making it (``_movegen.gives_check``),
+    so that a move it prunes is never made; that must be what making the move and asking
+    ``in_check`` says, for every legal move of 2,000 positions of random games, of every
+    position a ply from the bench positions (the published perft positions among them) and
+    within two plies of positions where castling, en passant or a promotion gives check, and
+    discovered checks are among them."""
+    from unbeatable.games.chess import _movegen
+
+    positions = _playout_positions(games=25, plies=80, seed=17)
+    for fen in (*BENCH_FENS, *SPECIAL_CHECKS):
+        root = Position.from_fen(fen)
+        positions.append(root)
+        for move in root.legal_moves():
+            child = root.play(move)
+            positions.append(child)
+            if fen in SPECIAL_CHECKS:
+                positions.extend(child.play(reply) for reply in child.legal_moves())
+    kinds = dict.fromkeys(("plain", "castle", "en passant", "promotion", "discovered"), 0)
+    checked = 0
+    for position in positions:
+        pos = position.array.copy()
+        for move in position.legal_moves():
+            with kernel_context():
+                predicted = bool(_movegen.gives_check(pos, TABLES, I64(move)))
+            after = position.play(move)
+            assert predicted == after.is_check(), (position.fen(), Position.uci(move))
+            checked += 1
+            if not predicted:
+                continue
+            flag = move >> 12
+            if flag in (_tables.CASTLE_K, _tables.CASTLE_Q):
+                kinds["castle"] += 1
+            elif flag == _tables.EN_PASSANT:
+                kinds["en passant"] += 1
+            elif flag & _tables.PROMOTION:
+                kinds["promotion"] += 1
+            else:
+                to = (move >> 6) & 63
+                with kernel_context():
+                    by = int(_movegen.checkers(after.array.copy(), TABLES))
+                kinds["discovered" if by & ~(1 << to) else "plain"] += 1
+    assert checked > 80_000 and all(count > 0 for count in kinds.values()), (checked, kinds)
+
+
 def test_the_heuristics_fit_sixteen_bits() -> None:
     """``heur`` is ``int16``: a history score driven by the largest bonus, either way and as
     often as it can be, stays within +-HISTORY_MAX, and the largest quiet move (killers and

@@ -35,6 +35,7 @@ from ._tables import (
     NO_SQUARE,
     P_ALL,
     P_BB,
+    P_BOARD,
     P_CASTLE,
     P_EP,
     P_OCC,
@@ -139,6 +140,47 @@ def checkers(pos, tab):
 def in_check(pos, tab):
     us = np.int64(pos[P_SIDE])
     return attacked(pos, tab, king_square(pos, us), 1 - us, pos[P_ALL])
+
+
+@kernel
+def gives_check(pos, tab, move):
+    """Whether the legal ``move`` gives check, found before it is made (what ``in_check`` says
+    once it is made). A legal position has the side to move's king out of check, so afterwards
+    only the piece that moved (a pawn or a knight on its new square, or what a pawn promotes to)
+    and the side's sliders can attack the enemy king: the sliders on the new occupancy, the
+    moved one (and castling's rook) on its new square, so that discovered checks count too."""
+    flag = move >> 12
+    us = np.int64(pos[P_SIDE])
+    frm = move & 63
+    to = (move >> 6) & 63
+    ksq = king_square(pos, 1 - us)
+    kind = np.int64(pos[P_BOARD + frm]) % 6
+    if flag & PROMOTION:
+        kind = (flag & 3) + 1
+    if kind == PAWN and tab[T_PAWN + us * 64 + to] & bit(ksq):
+        return True
+    if kind == KNIGHT and tab[T_KNIGHT + to] & bit(ksq):
+        return True
+    b = P_BB + us * 6
+    queens = pos[b + QUEEN]
+    on_to = bit(to)
+    diagonal = (pos[b + BISHOP] | queens) & ~bit(frm)
+    straight = (pos[b + ROOK] | queens) & ~bit(frm)
+    if kind in (BISHOP, QUEEN):
+        diagonal |= on_to
+    if kind in (ROOK, QUEEN):
+        straight |= on_to
+    occ = (pos[P_ALL] & ~bit(frm)) | on_to
+    if flag == EN_PASSANT:
+        occ &= ~bit(to - 8 if us == WHITE else to + 8)
+    elif flag in (CASTLE_K, CASTLE_Q):
+        rook_from = to + 1 if flag == CASTLE_K else to - 2
+        rook_to = to - 1 if flag == CASTLE_K else to + 1
+        occ = (occ & ~bit(rook_from)) | bit(rook_to)
+        straight = (straight & ~bit(rook_from)) | bit(rook_to)
+    if bishop_attacks(tab, ksq, occ) & diagonal:
+        return True
+    return (rook_attacks(tab, ksq, occ) & straight) != U0
 
 
 @kernel

@@ -56,7 +56,7 @@ import numpy as np
 
 from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_pawn_material, see
 from ._make import make, make_null, unmake, unmake_null
-from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, in_check
+from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, gives_check, in_check
 from ._order import KILLER_SCORE, TT_MOVE_SCORE, pick, piece_to, quiet_score, reward, score_moves
 from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
@@ -527,14 +527,16 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
                 ) or see(pos, tab, move, gain) < -SEE_QUIET * depth * depth  # fmt: skip
             elif scores[i] < 0:  # a capture that loses material (``_order``)
                 prune = see(pos, tab, move, gain) < -SEE_CAPTURE * depth
-        make(pos, tab, move, undo, ply)
-        keys[n_hist + ply + 1] = pos[P_KEY]
-        gives_check = 1 if in_check(pos, tab) else 0
-        if prune and not gives_check:
-            unmake(pos, tab, move, undo, ply)
+        checks = 1 if gives_check(pos, tab, move) else 0  # known before the move is made
+        if prune and not checks:
             continue  # late move pruning, futility pruning, history and SEE pruning: a move
             # this late, this far below alpha, this bad so far or losing this much, near the
-            # leaves, is not searched
+            # leaves, is not searched (nor made)
+        extend = 0
+        if checks and not qs:  # a check extension, unless the check loses material by SEE
+            extend = 1 if see(pos, tab, move, gain) >= 0 else 0
+        make(pos, tab, move, undo, ply)
+        keys[n_hist + ply + 1] = pos[P_KEY]
         prefetch_entry(tt, pos[P_KEY])  # the child probes it first
         count = frames[ply, F_COUNT] + 1
         frames[ply, F_COUNT] = count
@@ -542,7 +544,7 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
         frames[ply, F_CONT] = pt
         frames[ply, F_QUIET] = 1 if quiet else 0
         if qs:
-            _enter(frames, ply + 1, -beta, -alpha, I0, I0, gives_check, I1)
+            _enter(frames, ply + 1, -beta, -alpha, I0, I0, checks, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         if quiet:
@@ -550,20 +552,14 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
             if n_q < MAX_QUIETS:
                 quiets[ply * MAX_QUIETS + n_q] = move
                 frames[ply, F_NQUIET] = n_q + 1
-        extend = gives_check
-        if gives_check:  # a check that loses material by SEE is not extended
-            unmake(pos, tab, move, undo, ply)
-            if see(pos, tab, move, gain) < 0:
-                extend = 0
-            make(pos, tab, move, undo, ply)
         new_depth = depth - 1 + extend
         frames[ply, F_NEWDEPTH] = new_depth
         if count == 1:
-            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, gives_check, I1)
+            _enter(frames, ply + 1, -beta, -alpha, new_depth, pv_node, checks, I1)
             frames[ply, F_STAGE] = AFTER_FULL
             return True
         r = 0
-        if depth >= 3 and quiet and not check and not gives_check and count > 2 + pv_node:
+        if depth >= 3 and quiet and not check and not checks and count > 2 + pv_node:
             killer = scores[i] == KILLER_SCORE or scores[i] == KILLER_SCORE - 1
             side = 1 - np.int64(pos[P_SIDE])
             history = quiet_score(heur, side, pt, move, _prev(frames, ply, I1),
@@ -573,10 +569,10 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
                 r += 1
             r = min(max(r, 0), new_depth - 1)
         if r > 0:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, I0, gives_check, I1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth - r, I0, checks, I1)
             frames[ply, F_STAGE] = AFTER_REDUCED
         else:
-            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, I0, gives_check, I1)
+            _enter(frames, ply + 1, -alpha - 1, -alpha, new_depth, I0, checks, I1)
             frames[ply, F_STAGE] = AFTER_ZW
         return True
     return False
