@@ -494,6 +494,29 @@ def test_gives_check_before_the_move_agrees_with_making_it() -> None:
     assert checked > 80_000 and all(count > 0 for count in kinds.values()), (checked, kinds)
 
 
+def test_pick_takes_the_first_of_the_best_scores_left() -> None:
+    """``_order.pick`` packs each score with its place to find the best in one pass; it must
+    take what a plain scan takes (the first of the best scores left, ties and negative scores
+    included) and swap it into place, on lists up to the most moves a position has."""
+    rng = np.random.default_rng(5)
+    with kernel_context():
+        for _ in range(300):
+            n = int(rng.integers(1, 219))
+            offset = int(rng.integers(0, 3)) * 256  # a node's moves start at ply * MAX_MOVES
+            scores = np.zeros(offset + n, dtype=np.int32)
+            scores[offset:] = rng.choice([-(1 << 24) - 5, -3, 0, 0, 7, 1 << 27, 1 << 30], n)
+            scores[offset:] += rng.integers(-2, 3, n).astype(np.int32)
+            moves = np.arange(offset + n, dtype=np.int32)
+            expect_moves, expect_scores = moves.copy(), scores.copy()
+            for i in range(offset, offset + n):
+                best = i + int(np.argmax(expect_scores[i:]))  # numpy's argmax: the first best
+                for a in (expect_moves, expect_scores):
+                    a[i], a[best] = a[best], a[i]
+                got = int(_order.pick(moves, scores, I64(i), I64(offset + n)))
+                assert got == expect_moves[i]
+            assert (moves == expect_moves).all() and (scores == expect_scores).all()
+
+
 def test_the_heuristics_fit_sixteen_bits() -> None:
     """``heur`` is ``int16``: a history score driven by the largest bonus, either way and as
     often as it can be, stays within +-HISTORY_MAX, and the largest quiet move (killers and

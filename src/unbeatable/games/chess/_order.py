@@ -106,11 +106,14 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, p
 
 @kernel
 def pick(moves, scores, i, end):
-    """Swap the best-scored move of ``moves[i:end]`` into place ``i`` and return it."""
-    best = i
+    """Swap the best-scored move of ``moves[i:end]`` into place ``i`` and return it (the first
+    of the best, when several share the score), in one pass without a branch: the largest of
+    ``score * 256 + 255 - (j - i)`` over ``j`` (a position has fewer than 256 moves) is the
+    best score at its first place."""
+    top = (np.int64(scores[i]) << 8) | 255
     for j in range(i + 1, end):
-        if scores[j] > scores[best]:
-            best = j
+        top = max(top, (np.int64(scores[j]) << 8) | (255 - (j - i)))
+    best = i + 255 - (top & 255)
     if best != i:
         m = moves[i]
         moves[i] = moves[best]
