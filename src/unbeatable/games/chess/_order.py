@@ -12,7 +12,9 @@ score; last, captures that lose material. A quiet move's history score is the su
 its history (by side, from square and to square) and its continuation history after the
 opponent's previous move and after our own move before that (by the piece and square of that
 move and of this one). Each rises when the move refutes a position and falls when it is tried
-before the one that does, with a "gravity" term that keeps it within +-HISTORY_MAX.
+before the one that does, with a "gravity" term that keeps it within +-HISTORY_MAX. Of two
+moves with the same score, the one generated first comes first (each score is packed with the
+move's place in the list: ``score_moves``).
 
 The per-thread heuristics live in one ``int16`` array ``heur``: the killers of each ply
 (``2 * MAX_PLY``), the history table (``2 * 4096``), the counter-moves (``12 * 64``), then the
@@ -74,7 +76,11 @@ def piece_to(pos, move):
 @kernel
 def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, prev1, prev2):
     """Give each move of ``moves[start:end]`` its ordering score (``gain``: ``see``'s scratch;
-    ``prev1``, ``prev2``: the piece-to indices of the last two moves, -1 for none)."""
+    ``prev1``, ``prev2``: the piece-to indices of the last two moves, -1 for none), packed with
+    its place: ``score * 256 + 255 - (i - start)``, so that every move's is different and, of
+    two moves with the same score, the one generated first has the larger (``base_score``
+    unpacks it). The order is then the same whichever moves are taken out of the list, which
+    lets the search drop the moves it would prune without changing what it searches."""
     side = np.int64(pos[P_SIDE])
     k1 = heur[H_KILLERS + 2 * ply]
     k2 = heur[H_KILLERS + 2 * ply + 1]
@@ -83,7 +89,7 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, p
         m = np.int64(moves[i])
         flag = m >> 12
         if m == tt_move:
-            scores[i] = TT_MOVE_SCORE
+            score = TT_MOVE_SCORE
         elif flag & (CAPTURE | PROMOTION):
             victim = SEE_VALUE[captured_kind(pos, m)]
             if flag & PROMOTION:
@@ -91,28 +97,35 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, p
             attacker = SEE_VALUE[np.int64(pos[P_BOARD + (m & 63)]) % 6]
             value = victim * 8 - attacker // 100
             if attacker > victim and see(pos, tab, m, gain) < 0:
-                scores[i] = BAD_CAPTURE + value
+                score = BAD_CAPTURE + value
             else:
-                scores[i] = GOOD_CAPTURE + value
+                score = GOOD_CAPTURE + value
         elif m == k1:
-            scores[i] = KILLER_SCORE
+            score = KILLER_SCORE
         elif m == k2:
-            scores[i] = KILLER_SCORE - 1
+            score = KILLER_SCORE - 1
         elif m == counter:
-            scores[i] = COUNTER_SCORE
+            score = COUNTER_SCORE
         else:
-            scores[i] = quiet_score(heur, side, piece_to(pos, m), m, prev1, prev2)
+            score = quiet_score(heur, side, piece_to(pos, m), m, prev1, prev2)
+        scores[i] = (score << 8) | (255 - (i - start))  # ties: the first generated first
+
+
+@kernel
+def base_score(packed):
+    """The ordering score of a move without its place (``score_moves``)."""
+    return packed >> 8
 
 
 @kernel
 def pick(moves, scores, i, end):
-    """Swap the best-scored move of ``moves[i:end]`` into place ``i`` and return it (the first
-    of the best, when several share the score), in one pass without a branch: the largest of
-    ``score * 256 + 255 - (j - i)`` over ``j`` (a position has fewer than 256 moves) is the
-    best score at its first place."""
-    top = (np.int64(scores[i]) << 8) | 255
+    """Swap the best-scored move of ``moves[i:end]`` into place ``i`` and return it, in one pass
+    without a branch: the largest of ``score * 256 + 255 - (j - i)`` over ``j`` (a position has
+    fewer than 256 moves) is the best score at its place (the first of the best, were two the
+    same; ``score_moves``'s are all different)."""
+    top = (scores[i] << 8) | 255
     for j in range(i + 1, end):
-        top = max(top, (np.int64(scores[j]) << 8) | (255 - (j - i)))
+        top = max(top, (scores[j] << 8) | (255 - (j - i)))
     best = i + 255 - (top & 255)
     if best != i:
         m = moves[i]

@@ -42,8 +42,11 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   no check are skipped when they are quiet and late in the order (late move pruning, fewer when
   not improving), quiet with the evaluation far below alpha (futility pruning), quiet with a
   bad history (history pruning), or lose material by SEE (quiet ones more than ``SEE_QUIET``
-  depth^2, captures more than ``SEE_CAPTURE`` depth). A beta cut-off makes a quiet move a
-  killer and the counter-move of the move before, and rewards its histories.
+  depth^2, captures more than ``SEE_CAPTURE`` depth); once late move or futility pruning holds
+  at a node it holds to the node's end, and the quiet moves that give no check are then taken
+  out of the list at once (``_drop_pruned``) rather than picked one by one to be skipped. A
+  beta cut-off makes a quiet move a killer and the counter-move of the move before, and
+  rewards its histories.
 * ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
   above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
 """
@@ -57,7 +60,16 @@ import numpy as np
 from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_pawn_material, see
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, gives_check, in_check
-from ._order import KILLER_SCORE, TT_MOVE_SCORE, pick, piece_to, quiet_score, reward, score_moves
+from ._order import (
+    KILLER_SCORE,
+    TT_MOVE_SCORE,
+    base_score,
+    pick,
+    piece_to,
+    quiet_score,
+    reward,
+    score_moves,
+)
 from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
 from ._tt import (
     EXACT,
@@ -101,12 +113,13 @@ IIR_DEPTH = 4  # a node without a table move, this deep or more, searches a ply 
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
- F_QUIET, F_STATIC, F_IMPROVING, F_CONT) = range(23)  # fmt: skip
-N_FIELDS = 23
+ F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED) = range(24)  # fmt: skip
+N_FIELDS = 24
 # F_STATIC: the static evaluation (-INF in check); F_EVAL: the same, or the table's score where
 # its bound says the true value lies beyond it (the pruning's estimate); F_IMPROVING: the static
 # evaluation is above that of two plies before; F_CONT: the piece-to index of the move made
-# here (``_order``; -1 for a null move)
+# here (``_order``; -1 for a null move); F_DROPPED: the quiet moves that give no check are
+# taken out of the list left (``_drop_pruned``)
 # stages
 ENTER, AFTER_NULL, LOOP, AFTER_REDUCED, AFTER_ZW, AFTER_FULL = 0, 1, 2, 3, 4, 5
 
@@ -283,6 +296,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 frames[ply, F_BESTMOVE] = 0
                 frames[ply, F_COUNT] = 0
                 frames[ply, F_NQUIET] = 0
+                frames[ply, F_DROPPED] = 0
                 if check:
                     static = -INF
                 elif data != 0:
@@ -456,6 +470,24 @@ def _finish(pos, tt, frames, ply, gen):
 
 
 @kernel
+def _drop_pruned(pos, tab, moves, scores, i, end):
+    """Take the quiet moves that give no check out of ``moves[i:end]``, keeping the others in
+    their order, and return the list's new end. ``_next_child`` calls it once a node prunes
+    every such move (late move pruning or futility pruning, which, once they hold, hold for the
+    rest of a node outside the principal variation: the moves searched only grow, alpha stays);
+    the moves' scores are all different (``_order.score_moves``), so the moves left are picked
+    in the order they were, and nothing the search does changes but the time it takes."""
+    k = i
+    for j in range(i, end):
+        move = np.int64(moves[j])
+        if not is_quiet(move) or gives_check(pos, tab, move):
+            moves[k] = moves[j]
+            scores[k] = scores[j]
+            k += 1
+    return k
+
+
+@kernel
 def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets, heur, ply,
                 excluded, n_excluded, gain):  # fmt: skip
     """Make the node's next move worth searching and open its child's frame; False when the
@@ -469,6 +501,32 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
     depth = frames[ply, F_DEPTH]
     while frames[ply, F_NEXT] < end:
         i = frames[ply, F_NEXT]
+        if (
+            PRUNING
+            and not qs
+            and not pv_node
+            and not check
+            and not frames[ply, F_DROPPED]
+            and frames[ply, F_COUNT] > 0
+            and frames[ply, F_BEST] > -MATE_BOUND
+            and (
+                (
+                    depth <= LMP_DEPTH
+                    and frames[ply, F_COUNT]
+                    >= (3 + depth * depth) // (2 - frames[ply, F_IMPROVING])
+                )
+                or (
+                    depth <= FUTILITY_DEPTH
+                    and alpha < MATE_BOUND
+                    and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                )
+            )
+        ):
+            end = _drop_pruned(pos, tab, moves, scores, i, end)
+            frames[ply, F_END] = end
+            frames[ply, F_DROPPED] = 1
+            if i >= end:
+                break
         move = pick(moves, scores, i, end)
         frames[ply, F_NEXT] = i + 1
         if ply == 0 and n_excluded > 0:
@@ -484,7 +542,7 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
             # a capture that loses material is not worth a quiescence node; its ordering score
             # already says whether it does (``_order``: below zero exactly when SEE is), except
             # for the table's move, scored first whatever it takes
-            first = scores[i] == TT_MOVE_SCORE
+            first = base_score(scores[i]) == TT_MOVE_SCORE
             if see(pos, tab, move, gain) < 0 if first else scores[i] < 0:
                 continue
         prune = (
@@ -560,7 +618,7 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
             return True
         r = 0
         if depth >= 3 and quiet and not check and not checks and count > 2 + pv_node:
-            killer = scores[i] == KILLER_SCORE or scores[i] == KILLER_SCORE - 1
+            killer = base_score(scores[i]) in (KILLER_SCORE, KILLER_SCORE - 1)
             side = 1 - np.int64(pos[P_SIDE])
             history = quiet_score(heur, side, pt, move, _prev(frames, ply, I1),
                                   _prev(frames, ply, I2))  # fmt: skip

@@ -192,7 +192,7 @@ class _Worker:
         self.heur = np.zeros(HEUR_SIZE, dtype=np.int16)
         self.frames = np.zeros((MAX_PLY + 1, N_FIELDS), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int32)
-        self.scores = np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int32)
+        self.scores = np.zeros((MAX_PLY + 1) * MAX_MOVES, dtype=np.int64)
         self.undo = np.zeros((MAX_PLY + 1, UNDO_WORDS), dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
         self.pv_len = np.zeros(MAX_PLY + 1, dtype=np.int64)
