@@ -470,6 +470,30 @@ def _finish(pos, tt, frames, ply, gen):
 
 
 @kernel
+def _prunes_quiets(frames, ply, depth, alpha):
+    """Whether the node at ``ply`` (outside the principal variation, not in check, not in the
+    quiescence search: the caller's to say) now prunes its quiet moves that give no check: once
+    a move has been searched, late move pruning (after ``3 + depth^2`` moves, half as many when
+    not improving) or futility pruning (the evaluation far below alpha) near the leaves."""
+    return (
+        PRUNING
+        and frames[ply, F_COUNT] > 0
+        and frames[ply, F_BEST] > -MATE_BOUND
+        and (
+            (
+                depth <= LMP_DEPTH
+                and frames[ply, F_COUNT] >= (3 + depth * depth) // (2 - frames[ply, F_IMPROVING])
+            )
+            or (
+                depth <= FUTILITY_DEPTH
+                and alpha < MATE_BOUND
+                and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+            )
+        )
+    )
+
+
+@kernel
 def _drop_pruned(pos, tab, moves, scores, i, end):
     """Take the quiet moves that give no check out of ``moves[i:end]``, keeping the others in
     their order, and return the list's new end. ``_next_child`` calls it once a node prunes
@@ -502,25 +526,11 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
     while frames[ply, F_NEXT] < end:
         i = frames[ply, F_NEXT]
         if (
-            PRUNING
+            not frames[ply, F_DROPPED]
             and not qs
             and not pv_node
             and not check
-            and not frames[ply, F_DROPPED]
-            and frames[ply, F_COUNT] > 0
-            and frames[ply, F_BEST] > -MATE_BOUND
-            and (
-                (
-                    depth <= LMP_DEPTH
-                    and frames[ply, F_COUNT]
-                    >= (3 + depth * depth) // (2 - frames[ply, F_IMPROVING])
-                )
-                or (
-                    depth <= FUTILITY_DEPTH
-                    and alpha < MATE_BOUND
-                    and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                )
-            )
+            and _prunes_quiets(frames, ply, depth, alpha)
         ):
             end = _drop_pruned(pos, tab, moves, scores, i, end)
             frames[ply, F_END] = end
@@ -546,25 +556,11 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
             if see(pos, tab, move, gain) < 0 if first else scores[i] < 0:
                 continue
         prune = (
-            PRUNING
+            quiet
             and not qs
             and not pv_node
             and not check
-            and quiet
-            and frames[ply, F_COUNT] > 0
-            and frames[ply, F_BEST] > -MATE_BOUND
-            and (
-                (
-                    depth <= LMP_DEPTH
-                    and frames[ply, F_COUNT]
-                    >= (3 + depth * depth) // (2 - frames[ply, F_IMPROVING])
-                )
-                or (
-                    depth <= FUTILITY_DEPTH
-                    and alpha < MATE_BOUND
-                    and frames[ply, F_EVAL] + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                )
-            )
+            and _prunes_quiets(frames, ply, depth, alpha)
         )
         pt = piece_to(pos, move)
         if (
