@@ -90,8 +90,15 @@ FAST_JOBS ?= 2
 # 410-420 s more, so two balanced processes take about 500 s, near the 10 minutes asked of
 # the whole run on two cores; the two processes' ends were 15-30 s apart (not the tail).
 JOBS ?= 2
+# The tests run with Python's bytecode cache on (__pycache__, ignored by git) even where the
+# environment turns it off (PYTHONDONTWRITEBYTECODE=1, as on the machines here): the suite
+# starts hundreds of Python processes (commands, servers, MPI ranks, one a module for the
+# import test), and without the cache each compiled our sources again, and each test process
+# rewrote every test module's asserts again (8 s of CPU a process). tests/test_imports.py
+# alone: 16.1 s of CPU with it off, 6.6 s from an empty cache with it on (2026-11-28, load 5).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 test-fast: $(VENV)/.installed-test lint typecheck
-	$(BIN)/python -m pytest -q -m "not slow" -n $(FAST_JOBS)
+	$(PYTEST) -q -m "not slow" -n $(FAST_JOBS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
@@ -105,7 +112,7 @@ typecheck: $(VENV)/.installed-test
 # server's 10 s cap while its process built the Connect Four solver (it failed twice so).
 pytest: $(VENV)/.installed-test
 	$(BIN)/unbeatable warm chess & chess=$$!; $(BIN)/unbeatable warm connect4 && wait $$chess
-	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
+	$(PYTEST) -q -n $(JOBS) --dist loadfile
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/tictactoe.py --mnk444
