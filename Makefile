@@ -78,20 +78,30 @@ serve: $(VENV)/.installed-web
 
 test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
-# the inner loop: lint, types and every test not marked slow (2,087 tests, about 140 s of CPU
-# in one process), on two processes (pytest-xdist; FAST_JOBS=1 for one): 79 s of pytest, 82 s
-# in all, on a clean clone on 2026-11-28 (load 2.2-2.7). A test over about 1 s of CPU is marked
-# @pytest.mark.slow (make test runs it)
+# the inner loop: lint, types and every test not marked slow (2,088 tests), on two processes
+# (pytest-xdist; FAST_JOBS=1 for one): 82.5 s of pytest, 84 s and 118 s of CPU in all, on a
+# clean clone on 2026-11-28 after its make test (mypy's cache warm, no bytecode cached; load
+# 2.2-2.8). A test over about 1 s of CPU is marked @pytest.mark.slow (make test runs it)
 FAST_JOBS ?= 2
 # make test: every test, on two processes too; a module's tests stay in one process
 # (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.
-# Its CPU is not only the test processes': on a clean clone on 2026-11-28 (load 6-8) they
-# used about 540-590 s and the programs they start (commands, servers, browser, MPI ranks)
-# 410-420 s more, so two balanced processes take about 500 s, near the 10 minutes asked of
-# the whole run on two cores; the two processes' ends were 15-30 s apart (not the tail).
+# Its CPU is not only the test processes': on 2026-11-28 (kernels warm, no bytecode cached,
+# load 1.8-3.1) pytest used 617 s of CPU in all (user + system), inside the tests 284 s in
+# the test processes and 317 s in the programs they start (commands, servers, browser, MPI
+# ranks), in 357 s of wall; the same command before that day's cuts used 829 s (426 + 379)
+# in 636 s (load 1.0-3.5). A clean clone's .ci/run took 522 s, its pytest 418 s (load 3-4),
+# of the 10 minutes asked of the whole run on two cores.
 JOBS ?= 2
+# The tests run with Python's bytecode cache on (__pycache__, ignored by git) even where the
+# environment turns it off (PYTHONDONTWRITEBYTECODE=1, as on the machines here): the suite
+# starts hundreds of Python processes (commands, servers, MPI ranks, one a module for the
+# import test), and without the cache each compiled our sources again, and each test process
+# rewrote every test module's asserts again (collecting the tests took 8.2 s of CPU a
+# process, 3.3 s with the cache). tests/test_imports.py alone: 16.1 s of CPU with it off,
+# 6.6 s from an empty cache with it on (2026-11-28, load 5).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 test-fast: $(VENV)/.installed-test lint typecheck
-	$(BIN)/python -m pytest -q -m "not slow" -n $(FAST_JOBS)
+	$(PYTEST) -q -m "not slow" -n $(FAST_JOBS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
@@ -105,7 +115,7 @@ typecheck: $(VENV)/.installed-test
 # server's 10 s cap while its process built the Connect Four solver (it failed twice so).
 pytest: $(VENV)/.installed-test
 	$(BIN)/unbeatable warm chess & chess=$$!; $(BIN)/unbeatable warm connect4 && wait $$chess
-	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
+	$(PYTEST) -q -n $(JOBS) --dist loadfile
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/tictactoe.py --mnk444

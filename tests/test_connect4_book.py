@@ -121,24 +121,51 @@ def test_a_book_is_consistent_between_layers(size: tuple[int, int]) -> None:
             assert values is not None and book[key] == max(values.values()), (size, str(state))
 
 
-def _deepest_sample(size: tuple[int, int], count: int) -> list[Connect4State]:
-    """``count`` positions of the book's deepest layer, spread over it (sorted by key)."""
-    deepest = positions_by_ply(PLIES[size], _game(*size))[-1]
-    keys = sorted(deepest)
-    step = max(1, len(keys) // count)
-    return [deepest[k] for k in keys[::step][:count]]
+#: The sample of each size's deepest layer (the layer the solver built) solved again, as moves
+#: (columns from 1): a position the side to move wins, one it draws and one it loses, where the
+#: layer has one, each the quickest of its kind to solve from nothing on one thread, timed on
+#: 2026-11-28 over the whole layer (6 x 7: its 2 wins of score 4, its 8 losses of -3 and every
+#: fifth of its 38 draws, 18 of its 78). The three spread over the layer by key that were solved
+#: before took 83 s of CPU for the five sizes on one thread and 124 s on two (make test's
+#: costliest file); these take about 55 s, 8 x 5's loss 18 s of it (its layer's only two
+#: losses take about 20 s each).
+SAMPLES: dict[tuple[int, int], tuple[str, ...]] = {
+    (5, 8): ("24", "33", "22"),
+    (6, 6): ("26", "33", "34"),
+    (6, 7): ("243", "344", "363"),
+    (8, 5): ("41", "33", "15"),
+    (9, 4): ("41", "53", "55"),
+}
+
+
+def _sample(size: tuple[int, int]) -> list[Connect4State]:
+    game = _game(*size)
+    return [game.parse_position(moves) for moves in SAMPLES[size]]
+
+
+def test_each_book_has_a_sample_of_its_deepest_layer_of_each_kind() -> None:
+    """The samples below are positions of the deepest layer (not derived from it), of the
+    book's size, and a win, a draw and a loss for the side to move where the layer has each."""
+    assert set(SAMPLES) == set(OTHER_SIZES)
+    for size in OTHER_SIZES:
+        book = load(*size)
+        deepest = positions_by_ply(PLIES[size], _game(*size))[-1]
+        kinds = {(score > 0) - (score < 0) for key, score in book.items() if key in deepest}
+        sample = _sample(size)
+        assert all(state.key() in deepest for state in sample), size
+        signs = [(book[s.key()] > 0) - (book[s.key()] < 0) for s in sample]  # type: ignore[index]
+        assert sorted(signs) == sorted(kinds), (size, signs, kinds)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", OTHER_SIZES, ids=SIZE_IDS)
 def test_a_sample_of_a_book_agrees_with_a_fresh_solve(size: tuple[int, int]) -> None:
-    """The deepest layer (which the solver built; the rest follows from it, tested above): a
-    sample of it solved again, by a fresh solver without the book, on two threads (one position
-    of a book of one ply, each as long to solve as the empty board nearly; three of a deeper
-    one)."""
+    """The deepest layer (which the solver built; the rest follows from it, tested above): its
+    sample (SAMPLES) solved again by a fresh solver without the book, on one thread (on two,
+    as before, each solve took more CPU: both threads search)."""
     book = load(*size)
-    solver = Solver(table_bytes=1 << 26, width=size[0], height=size[1], book=False, threads=2)
-    for state in _deepest_sample(size, 1 if PLIES[size] == 1 else 3):
+    solver = Solver(table_bytes=1 << 26, width=size[0], height=size[1], book=False, threads=1)
+    for state in _sample(size):
         found = solver.bounds(state.current, state.mask, state.moves, book=False)
         assert found.complete and book[state.key()] == found.lower[0], (size, str(state))  # type: ignore[index]
 

@@ -160,7 +160,7 @@ class Brute:
             cols[c] = (*cols[c], i % 2)
         return tuple(cols)
 
-    @cache  # noqa: B019 - instances live for one test only
+    @cache  # noqa: B019 - one instance a size for the module (brute_for), kept on purpose
     def score(self, cols: tuple[tuple[int, ...], ...]) -> int:
         nb = sum(len(c) for c in cols)
         player = nb % 2
@@ -179,11 +179,19 @@ class Brute:
         return best
 
 
+@cache
+def brute_for(width: int, height: int) -> Brute:
+    """The module's one brute force of a size: its memo of every position it has scored serves
+    each test and case of that size (each made its own before and scored the same positions
+    again: the small boards' and the best columns' cases of 5 x 4 share most of their trees)."""
+    return Brute(width, height)
+
+
 def _random_positions(
     width: int, height: int, played: int, count: int, seed: int
 ) -> list[list[int]]:
     rng = random.Random(seed)
-    brute = Brute(width, height)
+    brute = brute_for(width, height)
     out: list[list[int]] = []
     while len(out) < count:
         moves: list[int] = []
@@ -219,7 +227,7 @@ SMALL_BOARDS = [
 
 @pytest.mark.parametrize(("width", "height", "played", "count"), SMALL_BOARDS)
 def test_small_boards_against_brute_force(width: int, height: int, played: int, count: int) -> None:
-    brute = Brute(width, height)
+    brute = brute_for(width, height)
     solver = Solver(table_bytes=1 << 16, width=width, height=height)
     positions = _random_positions(width, height, played, count, seed=width * 100 + height)
     for moves in positions:
@@ -306,7 +314,7 @@ def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]
 
 @pytest.mark.parametrize(("width", "height", "played", "count"), SMALL_BOARDS[:6])
 def test_best_columns_against_brute_force(width: int, height: int, played: int, count: int) -> None:
-    brute = Brute(width, height)
+    brute = brute_for(width, height)
     solver = Solver(table_bytes=1 << 16, width=width, height=height)
     for moves in _random_positions(width, height, played, count, seed=width * 7 + height):
         board = brute.play(moves)
