@@ -3,6 +3,7 @@ engine behind it (issue 20): MultiPV, Threads, and a short game against Stockfis
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import time
@@ -187,3 +188,52 @@ def test_a_clock_budget_is_given_to_the_side_to_move() -> None:
     assert go.limits(go.budget(white=False)).time == time_for_move(2.0, 0.0, 10).hard
     movetime = parse_go(["wtime", "60000", "btime", "60000", "movetime", "500"])
     assert movetime.budget(white=True) is None and movetime.limits(None).time == 0.5
+
+
+def _blocked_signals(native_id: int) -> int:
+    """The signal mask of this process's thread ``native_id`` (Linux's /proc)."""
+    status = Path(f"/proc/self/task/{native_id}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("SigBlk:"))
+    return int(line.split()[1], 16)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_the_engines_threads_leave_ctrl_c_to_the_main_thread() -> None:
+    """The main thread waits for the GUI's next line in a blocking read; a SIGINT the system hands
+    to another thread would not interrupt it (the engine went on reading, and once its input
+    closed ended with code 0 instead of 130). So the kernels' warm-up thread and the search
+    thread are started with SIGINT blocked (``start_deaf``), and the main thread's mask is left
+    as it was."""
+    import io
+    import signal
+    import threading
+
+    from unbeatable.uci import UCISession, start_deaf
+
+    bit = 1 << (signal.SIGINT - 1)
+    main_before = _blocked_signals(threading.get_native_id())
+    seen: list[int] = []
+    thread = threading.Thread(
+        target=lambda: seen.append(_blocked_signals(threading.get_native_id()))
+    )
+    start_deaf(thread)
+    thread.join()
+    assert seen[0] & bit and not main_before & bit
+    assert _blocked_signals(threading.get_native_id()) == main_before
+    out = io.StringIO()
+    session = UCISession(out)
+    warm = session.warm.native_id
+    masks = []
+    if session.warm.is_alive() and warm is not None:
+        with contextlib.suppress(FileNotFoundError, StopIteration):  # it may end meanwhile
+            masks.append(_blocked_signals(warm))
+    session.handle("position startpos")
+    session.handle("go infinite")
+    time.sleep(0.2)
+    search = session.thread
+    assert search is not None and search.native_id is not None
+    masks.append(_blocked_signals(search.native_id))
+    session.handle("stop")
+    session.finish()
+    assert masks and all(mask & bit for mask in masks), masks
+    assert "bestmove" in out.getvalue()

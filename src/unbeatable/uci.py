@@ -30,6 +30,7 @@ if __name__ == "__main__":  # ``python -m unbeatable.uci``: before the imports b
 
 import argparse
 import gc
+import signal
 import sys
 import threading
 import time
@@ -292,6 +293,24 @@ def _line(state: State, moves: Iterable[object]) -> list[object]:
     return line
 
 
+def start_deaf(thread: threading.Thread) -> None:
+    """Start ``thread`` with Ctrl-C (SIGINT) blocked in it, and in the threads it starts (a
+    thread is born with the signal mask of the one that starts it), so that the system hands
+    Ctrl-C to the main thread. That thread waits for the GUI's next line in a blocking read: a
+    SIGINT handed to another thread does not interrupt that read, and Python then runs the
+    handler only once the main thread runs again, if ever (an engine killed by Ctrl-C while its
+    kernels built went on reading, and ended with code 0 when its input closed). Where the
+    system has no per-thread mask, a plain start."""
+    if not hasattr(signal, "pthread_sigmask"):
+        thread.start()
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def warm_up() -> None:
     """Build the compiled engine's kernels (compiled the first time, loaded from numba's cache
     after): the rules, the notation and a search. Before the first ``readyok``."""
@@ -319,7 +338,7 @@ class UCISession:
         self.lag = Lag()
         self.positioned = False  # whether a position command has been accepted
         self.warm = threading.Thread(target=warm_up, daemon=True)
-        self.warm.start()  # the kernels build while the GUI sets up; `isready` waits for them
+        start_deaf(self.warm)  # the kernels build while the GUI sets up; `isready` waits
 
     def new_searcher(self) -> Searcher:
         """A searcher with an empty table of :attr:`hash_megabytes`, :attr:`threads` threads
@@ -438,7 +457,7 @@ class UCISession:
             args=(self.state, go.limits(budget), budget, go.infinite, received),
             daemon=True,
         )
-        self.thread.start()
+        start_deaf(self.thread)
 
     def think(
         self,
