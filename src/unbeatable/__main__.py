@@ -39,7 +39,8 @@ def guarded(module: str) -> "NoReturn":
     """Import ``module`` and exit with the code of its ``main()``, ``finish(code)`` if it has
     one: with Ctrl-C ending the process at once (one line, exit code 130) while the module is
     imported and after ``main`` has returned, and raising KeyboardInterrupt in between
-    (``main``'s to handle; one that escapes it ends the process the same way)."""
+    (``main``'s to handle; one that escapes it ends the process the same way), unless the
+    module sets ``HEARS_CTRL_C = False``: then Ctrl-C ends the process at once throughout."""
     # Python's handler, or ours from the package's ``__init__`` (``python -m unbeatable.X``)
     heard = signal.getsignal(signal.SIGINT) in (signal.default_int_handler, _stop)
     if heard:
@@ -49,7 +50,10 @@ def guarded(module: str) -> "NoReturn":
     entry = importlib.import_module(module)
     said: list[int] = []
     try:
-        if heard:
+        # a module with nothing to say on Ctrl-C (``HEARS_CTRL_C = False``: the UCI engine)
+        # keeps ending at once: a KeyboardInterrupt can be raised where Python swallows it (a
+        # weak reference's callback, a finaliser), and the process would go on
+        if heard and getattr(entry, "HEARS_CTRL_C", True):
             signal.signal(signal.SIGINT, lambda signum, frame: _hear(said))
         code = entry.main()
     except KeyboardInterrupt:

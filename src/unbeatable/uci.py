@@ -50,6 +50,11 @@ __all__ = ["OPTIONS", "OVERHEAD", "TimeBudget", "UCISession", "main", "time_for_
 
 NAME = "unbeatable"
 
+#: Ctrl-C ends ``python -m unbeatable.uci`` at once, one line and exit code 130, whatever it is
+#: doing (:func:`.__main__.guarded`): a GUI stops a search with ``stop``, and the engine has
+#: nothing to say on the way out
+HEARS_CTRL_C = False
+
 #: The least a move is taken to cost beyond its search once the engine has measured it (see
 #: :class:`Lag`; :data:`~.clock.OVERHEAD` until then), and the least kept back twice on
 #: the clock for it.
