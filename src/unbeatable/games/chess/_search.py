@@ -471,12 +471,15 @@ def _finish(pos, tt, frames, ply, gen):
 
 @kernel
 def _prunes_quiets(frames, ply, depth, alpha):
-    """Whether the node at ``ply`` (outside the principal variation, not in check, not in the
-    quiescence search: the caller's to say) now prunes its quiet moves that give no check: once
-    a move has been searched, late move pruning (after ``3 + depth^2`` moves, half as many when
-    not improving) or futility pruning (the evaluation far below alpha) near the leaves."""
+    """Whether the node at ``ply`` now prunes its quiet moves that give no check: outside the
+    principal variation and the quiescence search, not in check, once a move has been searched,
+    late move pruning (after ``3 + depth^2`` moves, half as many when not improving) or futility
+    pruning (the evaluation far below alpha) near the leaves."""
     return (
         PRUNING
+        and not frames[ply, F_QS]
+        and not frames[ply, F_PV]
+        and not frames[ply, F_CHECK]
         and frames[ply, F_COUNT] > 0
         and frames[ply, F_BEST] > -MATE_BOUND
         and (
@@ -525,13 +528,7 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
     depth = frames[ply, F_DEPTH]
     while frames[ply, F_NEXT] < end:
         i = frames[ply, F_NEXT]
-        if (
-            not frames[ply, F_DROPPED]
-            and not qs
-            and not pv_node
-            and not check
-            and _prunes_quiets(frames, ply, depth, alpha)
-        ):
+        if not frames[ply, F_DROPPED] and _prunes_quiets(frames, ply, depth, alpha):
             end = _drop_pruned(pos, tab, moves, scores, i, end)
             frames[ply, F_END] = end
             frames[ply, F_DROPPED] = 1
@@ -555,13 +552,7 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
             first = base_score(scores[i]) == TT_MOVE_SCORE
             if see(pos, tab, move, gain) < 0 if first else scores[i] < 0:
                 continue
-        prune = (
-            quiet
-            and not qs
-            and not pv_node
-            and not check
-            and _prunes_quiets(frames, ply, depth, alpha)
-        )
+        prune = quiet and _prunes_quiets(frames, ply, depth, alpha)
         pt = piece_to(pos, move)
         if (
             PRUNING
