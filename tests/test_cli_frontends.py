@@ -47,3 +47,30 @@ def test_help_of_the_front_ends_is_ours() -> None:
     for command, (_, extra) in MODULES.items():
         code, out, _ = run(command, "--help")
         assert code == 0 and f"unbeatable[{extra}]" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("hears", [True, False])
+def test_a_front_end_deaf_to_ctrl_c_ends_at_once_while_it_runs(
+    hears: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``unbeatable uci`` ends at once on Ctrl-C (``HEARS_CTRL_C = False``), as ``python -m
+    unbeatable.uci`` does; the handler before it is back once it returns, and a front end that
+    hears Ctrl-C keeps Python's."""
+    import signal
+
+    from unbeatable import _stop
+
+    during: list[object] = []
+    fake = types.ModuleType("unbeatable.uci")
+    fake.HEARS_CTRL_C = hears  # type: ignore[attr-defined]
+
+    def main(argv: list[str]) -> int:
+        during.append(signal.getsignal(signal.SIGINT))
+        return 0
+
+    fake.main = main  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "unbeatable.uci", fake)
+    before = signal.getsignal(signal.SIGINT)
+    assert run("uci")[0] == 0
+    assert during == [before if hears else _stop]
+    assert signal.getsignal(signal.SIGINT) is before

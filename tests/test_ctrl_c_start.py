@@ -1,6 +1,6 @@
-"""Ctrl-C from the first instant: a real ``unbeatable`` process (and ``python -m unbeatable.uci``,
-the UCI engine waiting for its commands), sent a real SIGINT at a random moment of its first half
-second (while Python starts, while our modules import, while the
+"""Ctrl-C from the first instant: a real ``unbeatable`` process (and the UCI engine waiting for its
+commands, as ``python -m unbeatable.uci`` and as ``unbeatable uci``), sent a real SIGINT at a
+random moment of its first half second (while Python starts, while our modules import, while the
 command runs), ends with exit code 130 and one line, never a traceback.
 
 Python's own start-up (``site``, the ``.pth`` files of the environment) runs before any of our
@@ -36,7 +36,7 @@ OURS = re.compile(r'File "[^"]*unbeatable[/\\]')
 
 def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
     # the UCI engine reads its commands until the end of its input: an open pipe keeps it going
-    uci = command[-1] == "unbeatable.uci"
+    uci = command[-1] in ("unbeatable.uci", "uci")
     process = subprocess.Popen(
         command,
         stdin=subprocess.PIPE if uci else subprocess.DEVNULL,
@@ -72,6 +72,7 @@ def _runs(count: int, rng: random.Random) -> None:
         [str(SCRIPT), "analyze", "connect4", "4453"],
         [sys.executable, "-m", "unbeatable.uci"],
         [str(SCRIPT), "analyze", "mnk:4,4,4"],
+        [str(SCRIPT), "uci"],
         [sys.executable, "-m", "unbeatable", "analyze", "connect4", "4453"],
         # Python imports unbeatable.games (every game) before this module's first line
         [sys.executable, "-m", "unbeatable.games.connect4"],

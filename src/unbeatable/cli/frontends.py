@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
+import threading
 from collections.abc import Callable
 from typing import cast
 
+from .. import _stop
 from . import common
 from .common import Streams
 
@@ -46,6 +49,12 @@ def load(name: str) -> Callable[[list[str]], int]:
     return cast(Callable[[list[str]], int], module.main)
 
 
+def hears_ctrl_c(name: str) -> bool:
+    """Whether the (loaded) front end ``name`` has something to say on Ctrl-C; False for one
+    that sets ``HEARS_CTRL_C = False`` (the UCI engine: a GUI stops it with ``stop``)."""
+    return bool(getattr(importlib.import_module(FRONT_ENDS[name][0]), "HEARS_CTRL_C", True))
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
     name = args.front_end
     try:
@@ -59,4 +68,20 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
         return common.USAGE
     streams.out.flush()
-    return main(list(args.forward))
+    # a front end with nothing to say on Ctrl-C ends the process at once on it (one line, exit
+    # code 130), as ``python -m`` of it does (``__main__.guarded``): a KeyboardInterrupt would be
+    # swallowed where it lands in a weak reference's callback or a finaliser, and the engine
+    # would go on. Only while it runs, in the main thread, unless Ctrl-C was ignored
+    previous = signal.getsignal(signal.SIGINT)
+    at_once = (
+        not hears_ctrl_c(name)
+        and threading.current_thread() is threading.main_thread()
+        and previous is not signal.SIG_IGN
+    )
+    if at_once:
+        signal.signal(signal.SIGINT, _stop)
+    try:
+        return main(list(args.forward))
+    finally:
+        if at_once:
+            signal.signal(signal.SIGINT, previous)
