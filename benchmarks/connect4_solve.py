@@ -27,14 +27,16 @@ https://github.com/PascalPons/connect4, AGPL; measured only, never part of this 
 build it outside it with its own ``make``) on each set's same lines in the same run: one
 process reads them all on stdin (``-w`` with ``--weak``) in a scratch folder without its
 opening book, and prints each line's score. What it does between positions is its own: its
-blog's protocol clears its table before each. The benchmark times the whole process (wall
-clock and CPU), then subtracts the same process run on no line (its start-up, the best of
-three), and divides by the lines; the scores are checked against the set's. ``ratio`` in its
-row is ours over it, same run. Its start-up (about 70 ms here: it allocates its table) is
-larger than a whole set of the shortest positions: a set whose solves take less than the
-start-up is not timed (Test_L3_R1 at its full 1,000 lines; Test_L2_R1's 1,000 take about as
-long, so its figure is rough). The set is not given twice over to make it longer: a second
-round ran 8 times faster than the first on Test_L2_R1, so the table is not cleared between
+blog's protocol clears its table before each. The benchmark runs the process on the lines and
+on no line (its start-up), ``--peer-runs`` times each (default 3), in turn, and takes the best
+whole run less the best start-up, divided by the lines; the scores are checked against the
+set's. ``ratio`` in its row is ours over it, same run. Its start-up (about 70 ms here: it
+allocates its table) is larger than a whole set of the shortest positions (Test_L3_R1's 1,000
+lines take about 8 ms of it), so a set is timed only when its solves stand out of the
+start-up's noise: the difference must exceed twice the start-up runs' median less their best
+(else the benchmark says so and prints no figure; more runs narrow that noise). The set is not
+given twice over to make it longer: a second round ran 8 times faster than the first on
+Test_L2_R1, so the table is not cleared between
 lines.
 
 ``--peer-binary PATH`` (with ``--empty``) also runs a built copy of Christophe Steininger's
@@ -52,6 +54,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -205,34 +208,48 @@ def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
 
 
 def pons_set(
-    path: Path, moves: list[str], expected: list[int], weak: bool
+    path: Path, moves: list[str], expected: list[int], weak: bool, runs: int = 3
 ) -> tuple[float, float, int] | None:
     """Pons' ``c4solver`` on the same positions, one process for all of them: the wall and CPU
-    seconds of its solves (the whole process less its start-up on no input, best of three) and
-    its mismatches; None (and why, on stderr) if it could not run."""
+    seconds of its solves and its mismatches; None (and why, on stderr) if it could not run or
+    the solves are lost in the noise of its start-up.
+
+    The process on no input (its start-up) and on the lines are run ``runs`` times each, in
+    turn; the solves' time is the best whole run less the best start-up. They are timed only
+    when that difference is more than twice the start-up's own noise (its runs' median less
+    their best): below that, the figure would be the machine's noise."""
 
     def run(text: str) -> PeerRun | None:  # in a scratch folder: no opening book there
         command = [str(path), *(["-w"] if weak else [])]
         return run_binary(command, text, 7200.0, f"pons binary {path}", "c4-pons-")
 
-    starts = [run("") for _ in range(3)]
-    solved = run("".join(m + "\n" for m in moves))
-    if solved is None or None in starts:
-        return None
-    start_wall = min(r.wall for r in starts if r is not None)
-    start_cpu = min(r.cpu for r in starts if r is not None)
-    wall, cpu = solved.wall, solved.cpu
-    got = [line.split() for line in solved.output.splitlines() if line.strip()]
+    text = "".join(m + "\n" for m in moves)
+    starts: list[PeerRun] = []
+    solves: list[PeerRun] = []
+    for _ in range(max(runs, 1)):
+        start, solved = run(""), run(text)
+        if start is None or solved is None:
+            return None
+        starts.append(start)
+        solves.append(solved)
+    start_wall = min(r.wall for r in starts)
+    start_cpu = min(r.cpu for r in starts)
+    noise = statistics.median(r.wall for r in starts) - start_wall
+    best = min(solves, key=lambda r: r.wall)
+    wall, cpu = best.wall, min(r.cpu for r in solves)
+    got = [line.split() for line in best.output.splitlines() if line.strip()]
     if len(got) != len(moves):
         print(f"pons binary {path}: {len(got)} answers to {len(moves)} lines", file=sys.stderr)
         return None
     bad = sum(
         1 for words, m, e in zip(got, moves, expected, strict=True) if words[:2] != [m, str(e)]
     )
-    if wall - start_wall < start_wall:  # the solves are lost in the start-up's noise
+    if wall - start_wall <= 2 * noise:  # the solves are lost in the start-up's noise
         print(
-            f"pons binary {path}: {len(moves)} lines took {wall:.3f} s, its start-up alone "
-            f"{start_wall:.3f} s: too few to time (give it more lines)",
+            f"pons binary {path}: {len(moves)} lines took {wall:.4f} s at best of {len(solves)}, "
+            f"its start-up alone {start_wall:.4f} s (median {start_wall + noise:.4f} s): the "
+            "difference is within twice the start-up's noise, too small to time (more lines, "
+            "or more --peer-runs)",
             file=sys.stderr,
         )
         return None
@@ -301,6 +318,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="also time this build of Pons' c4solver on each set's same lines, same run "
         "(one process, its start-up subtracted)",
+    )
+    p.add_argument(
+        "--peer-runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="with --pons-binary: run its process N times on the lines and N times on no "
+        "input, in turn, and take the best of each (default 3)",
     )
     p.add_argument(
         "--peer-binary",
@@ -437,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
                 pt, pc, pn, pbad = peer
                 rows.append(peer_row("BitBully", count, pt, pc, pn, pbad, mean_t, mean_c))
         if args.pons_binary is not None:
-            pons = pons_set(args.pons_binary, moves, expected, args.weak)
+            pons = pons_set(args.pons_binary, moves, expected, args.weak, args.peer_runs)
             if pons is not None:
                 pt, pc, pbad = pons
                 rows.append(peer_row("Pons", count, pt, pc, None, pbad, mean_t, mean_c))
