@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -650,3 +651,32 @@ def test_analyze_chess_names_the_engine_that_searched(
     assert report["nodes"] == library.nodes and report["depth"] == 2
     assert report["position"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert ("lines" in report) == (algorithm == "searcher")
+
+
+@pytest.mark.slow
+def test_analyze_chess_shows_only_what_the_searcher_counted() -> None:
+    """The compiled searcher counts nodes, not table hits or cut-offs: its text line and its
+    notebook table leave those out (they read 0, not a count), where the generic engine's give
+    them."""
+    from unbeatable.drawing import result_html
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    lines = {}
+    for name, flags in (("searcher", ()), ("alphabeta", ("--algorithm", "alphabeta"))):
+        done = subprocess.run(
+            [sys.executable, "-m", "unbeatable", "analyze", "chess", "e2e4 e7e5", "--depth",
+             "2", *flags],
+            capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        lines[name] = done.stdout.splitlines()[-1]
+    assert re.fullmatch(r"\d+ nodes, depth 2, [\d.]+ ms, the game's own searcher, heuristic",
+                        lines["searcher"]), lines  # fmt: skip
+    assert re.fullmatch(r"\d+ nodes, \d+ table hits, \d+ cut-offs, depth 2, [\d.]+ ms, "
+                        r"alphabeta, heuristic", lines["alphabeta"]), lines  # fmt: skip
+    state = get_game("chess").parse_position("e2e4 e7e5")
+    ours = search(state, GenericLimits(depth=2))
+    generic = search(state, GenericLimits(depth=2), options=SearchOptions(algorithm="alphabeta"))
+    assert not ours.counts_cutoffs and generic.counts_cutoffs
+    assert "table hits" not in result_html(ours) and "cut-offs" not in result_html(ours)
+    assert "table hits" in result_html(generic) and "cut-offs" in result_html(generic)

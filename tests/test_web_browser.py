@@ -712,6 +712,12 @@ def test_chess_picked_in_the_menu_played_by_clicking_squares(
     assert browser.find_element(By.ID, "chess-moves").text.startswith("1. e4 ")
     assert " 2. d4 " in browser.find_element(By.ID, "chess-moves").text
     assert browser.find_element(By.ID, "pv").text  # the line, numbered, in SAN
+    # the compiled searcher's figures: its nodes and depth (it counts no cut-offs or table hits)
+    shown_figures = [
+        e.get_attribute("data-figure")
+        for e in browser.find_elements(By.CSS_SELECTOR, "#figures dd")
+    ]
+    assert shown_figures == ["nodes", "depth", "time", "algorithm"], shown_figures
     browser.find_element(By.ID, "hint").click()
     assert browser.find_elements(By.CSS_SELECTOR, "#board .hint-arrow")
     browser.save_screenshot(str(tmp_path / "chess-after-moves.png"))

@@ -997,8 +997,11 @@ def result_html(result: SearchResult) -> str:
         ("best moves", best),
         ("principal variation", line),
         ("nodes", f"{result.nodes:,}"),
-        ("cut-offs", f"{result.cutoffs:,}"),
-        ("table hits", f"{result.table_hits:,}"),
+        *(
+            [("cut-offs", f"{result.cutoffs:,}"), ("table hits", f"{result.table_hits:,}")]
+            if result.counts_cutoffs
+            else []
+        ),
         ("depth", str(result.depth)),
         ("time", f"{result.elapsed * 1000:.1f} ms"),
         (

@@ -134,10 +134,17 @@ def show(
             f"{stopped(result, interrupted)}\n"
         )
     else:
+        counted = (
+            f"{result.table_hits} table hits, {result.cutoffs} cut-offs, "
+            if result.counts_cutoffs
+            else ""
+        )
+        searcher = result.algorithm == "searcher"
+        algorithm = "the game's own searcher" if searcher else result.algorithm
         out.write(
-            f"{result.nodes} nodes, {result.table_hits} table hits, {result.cutoffs} cut-offs, "
-            f"depth {result.depth}, {result.elapsed * 1000:.1f} ms, {result.algorithm}"
-            f"{_kind(result)}{stopped(result, interrupted)}\n"
+            f"{result.nodes} nodes, {counted}depth {result.depth}, "
+            f"{result.elapsed * 1000:.1f} ms, {algorithm}{_kind(result)}"
+            f"{stopped(result, interrupted)}\n"
         )
 
 

@@ -134,6 +134,13 @@ class SearchResult:
     def nodes_per_second(self) -> float:
         return self.nodes / self.elapsed if self.elapsed > 0 else math.inf
 
+    @property
+    def counts_cutoffs(self) -> bool:
+        """Whether ``cutoffs`` and ``table_hits`` were counted: not by a game's own compiled
+        searcher or solver (algorithms ``searcher`` and ``solver``), which count only nodes
+        (their two fields are 0, not a count)."""
+        return self.algorithm not in ("searcher", "solver")
+
 
 #: ``progress(result)``: what a search has proven so far, told while it works (see
 #: :meth:`.deepening.Searching.iterate`).

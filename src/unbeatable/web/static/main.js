@@ -667,15 +667,16 @@ function showAnalysis(report) {
     html("dt", {}, figures, name);
     html("dd", { "data-figure": name }, figures, String(value));
   };
-  // a game's own solver counts its nodes only (as the command line shows it); cut short, what
-  // it knows are bounds, not heuristic values
+  // a game's own solver counts its nodes only, its own searcher (chess) its nodes and depth (as
+  // the command line shows them: their other counters read 0, not a count); cut short, what a
+  // solver knows are bounds, not heuristic values
   const solver = report.algorithm === "solver";
   add("nodes", report.nodes.toLocaleString("en"));
-  if (!solver) {
+  if (!solver && report.algorithm !== "searcher") {
     add("cut-offs", report.cutoffs.toLocaleString("en"));
     add("table hits", report.table_hits.toLocaleString("en"));
-    add("depth", report.depth);
   }
+  if (!solver) add("depth", report.depth);
   add("time", `${(report.seconds * 1000).toFixed(1)} ms`);
   const kind = report.exact ? ", exact" : solver || report.score.kind === "bounds" ? ", bounds" : ", heuristic";
   add("algorithm", report.algorithm + kind + (report.complete ? "" : ", stopped by its time limit"));
