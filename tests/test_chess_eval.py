@@ -115,6 +115,9 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         ("6k1/8/8/3q4/8/8/8/2KR4 w - - 0 1", _weights.F_THREAT_MINOR, 0),
         ("6k1/8/8/3q4/8/8/8/2KR4 w - - 0 1", _weights.F_HANGING, 1),
         ("6k1/8/8/3q4/8/8/8/2KR4 b - - 0 1", _weights.F_HANGING, 1),
+        # the queen can check on d8 or d5, which nothing of Black's guards; the knight cannot
+        ("6k1/8/8/8/8/8/8/K2Q3N w - - 0 1", _weights.F_SAFE_CHECK, 1),
+        ("6k1/8/8/8/8/8/8/K2Q3N b - - 0 1", _weights.F_SAFE_CHECK, 1),
     ],
 )
 def test_each_term_counts_what_it_says(fen: str, feature: int, count: int) -> None:

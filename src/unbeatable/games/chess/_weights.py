@@ -36,7 +36,8 @@ F_TEMPO = F_PAWN_THREAT + 1  # 1 for White to move, -1 for Black
 F_THREAT_MINOR = F_TEMPO + 1  # an enemy rook or queen attacked by a knight or bishop
 F_THREAT_ROOK = F_THREAT_MINOR + 1  # an enemy queen attacked by a rook
 F_HANGING = F_THREAT_ROOK + 1  # an enemy piece (not a pawn or king) attacked and undefended
-N_FEATURES = F_HANGING + 1
+F_SAFE_CHECK = F_HANGING + 1  # a kind of piece (N, B, R, Q) with a check the enemy does not guard
+N_FEATURES = F_SAFE_CHECK + 1
 
 # weights (chess_tune.py --write replaces this block)
 # fmt: off
@@ -89,6 +90,8 @@ WEIGHTS = np.array([
         30,
         # F_HANGING
         35,
+        # F_SAFE_CHECK
+        40,
     ],
     [  # end game
         # F_MOB_N
@@ -138,6 +141,8 @@ WEIGHTS = np.array([
         20,
         # F_HANGING
         15,
+        # F_SAFE_CHECK
+        10,
     ],
 ], dtype=np.int64)
 # fmt: on
