@@ -108,6 +108,16 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_NEAR, 2),
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_FAR, 1),
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_MISSING, -3),
+        # a knight on a rook that nothing defends; a rook on a queen, its own rook defended
+        ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_THREAT_MINOR, 1),
+        ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_HANGING, 1),
+        ("6k1/8/8/3q4/8/8/8/2KR4 w - - 0 1", _weights.F_THREAT_ROOK, 1),
+        ("6k1/8/8/3q4/8/8/8/2KR4 w - - 0 1", _weights.F_THREAT_MINOR, 0),
+        ("6k1/8/8/3q4/8/8/8/2KR4 w - - 0 1", _weights.F_HANGING, 1),
+        ("6k1/8/8/3q4/8/8/8/2KR4 b - - 0 1", _weights.F_HANGING, 1),
+        # the queen can check on d8 or d5, which nothing of Black's guards; the knight cannot
+        ("6k1/8/8/8/8/8/8/K2Q3N w - - 0 1", _weights.F_SAFE_CHECK, 1),
+        ("6k1/8/8/8/8/8/8/K2Q3N b - - 0 1", _weights.F_SAFE_CHECK, 1),
     ],
 )
 def test_each_term_counts_what_it_says(fen: str, feature: int, count: int) -> None:

@@ -9,8 +9,10 @@ left), in centipawns from the side to move's view: PeSTO's material and piece-sq
 each a feature counted on the board times its weight (``_weights``): mobility by piece and
 number of safe squares, attacks on the enemy king's zone and the pawn shield before a king,
 passed pawns by rank (free to advance, the kings' distances), rooks on open and half-open files,
-the bishop pair, doubled and isolated pawns, pieces attacked by pawns and the move's tempo. The
-terms were kept together because a match said they pay (docs/chess.md).
+the bishop pair, doubled and isolated pawns, pieces attacked by pawns, the move's tempo, and
+threats (rooks and queens attacked by knights or bishops, queens by rooks, pieces attacked and
+not defended, safe checks: ``_threats``). Each group of terms was kept because a match said it
+pays (docs/chess.md).
 
 ``see``: what a capture wins or loses once every piece that bears on its square has taken in
 turn, least valuable first, each side free to stop taking when that suits it (the swap
@@ -29,6 +31,7 @@ from ._tables import (
     CASTLE_K,
     CASTLE_Q,
     EN_PASSANT,
+    I0,
     I1,
     KING,
     KNIGHT,
@@ -60,6 +63,7 @@ from ._tables import (
 from ._weights import (
     F_BISHOP_PAIR,
     F_DOUBLED,
+    F_HANGING,
     F_ISOLATED,
     F_KING_ATTACK,
     F_KING_ATTACK_SQ,
@@ -74,10 +78,13 @@ from ._weights import (
     F_PAWN_THREAT,
     F_ROOK_HALF,
     F_ROOK_OPEN,
+    F_SAFE_CHECK,
     F_SHIELD_FAR,
     F_SHIELD_MISSING,
     F_SHIELD_NEAR,
     F_TEMPO,
+    F_THREAT_MINOR,
+    F_THREAT_ROOK,
     WEIGHTS,
 )
 
@@ -149,7 +156,8 @@ def _add(out, trace, sign, index, count):
 @kernel
 def _pieces(pos, tab, side, out, trace):
     """Mobility, attacks on the enemy king, rooks on open files, the bishop pair and the
-    pieces attacked by pawns of one side, as (middle game, end game) for White."""
+    pieces attacked by pawns of one side, as (middle game, end game) for White; then the
+    squares the side attacks: with every piece, with its knights and bishops, with its rooks."""
     sign = 1 - 2 * side
     other = 1 - side
     occ = pos[P_ALL]
@@ -163,6 +171,11 @@ def _pieces(pos, tab, side, out, trace):
     eg = 0
     attackers = 0
     units = 0
+    every = _pawn_attacks(pawns, side) | tab[T_KING + lsb(pos[b + KING])]
+    by_knight = U0
+    by_bishop = U0
+    straight = U0
+    by_queen = U0
     for kind in range(KNIGHT, KING):
         x = pos[b + kind]
         while x:
@@ -189,6 +202,15 @@ def _pieces(pos, tab, side, out, trace):
             m, e = _add(out, trace, sign, first + popcount(attacks & free), I1)
             mg += m
             eg += e
+            every |= attacks
+            if kind == KNIGHT:
+                by_knight |= attacks
+            elif kind == BISHOP:
+                by_bishop |= attacks
+            elif kind == ROOK:
+                straight |= attacks
+            else:
+                by_queen |= attacks
             near = attacks & zone
             if near:
                 attackers += 1
@@ -211,6 +233,43 @@ def _pieces(pos, tab, side, out, trace):
         m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAIR), I1)
         mg += m
         eg += e
+    return mg, eg, every, by_knight, by_bishop, straight, by_queen
+
+
+@kernel
+def _threats(pos, tab, side, every, by_knight, by_bishop, straight, by_queen, defended, out,
+             trace):  # fmt: skip
+    """One side's threats on the other's pieces (``every``, ``minor``, ``straight``: the squares
+    it attacks, ``_pieces``; ``defended``: the squares the other side attacks), as (middle game,
+    end game) for White: rooks and queens attacked by a knight or bishop, queens by a rook, and
+    pieces attacked and not defended; and each kind of piece that can give a check from a square
+    the other side does not guard."""
+    sign = 1 - 2 * side
+    b = P_BB + (1 - side) * 6
+    majors = pos[b + ROOK] | pos[b + QUEEN]
+    minor = by_knight | by_bishop
+    king = lsb(pos[b + KING])
+    occ = pos[P_ALL]
+    safe = ~(pos[P_OCC + side] | defended)
+    diagonal = bishop_attacks(tab, king, occ)
+    lines = rook_attacks(tab, king, occ)
+    checks = 0
+    for reach, squares in ((by_knight, tab[T_KNIGHT + king]), (by_bishop, diagonal),
+                           (straight, lines), (by_queen, diagonal | lines)):  # fmt: skip
+        if reach & squares & safe:
+            checks += 1
+    mg = 0
+    eg = 0
+    for index, count in (
+        (F_THREAT_MINOR, popcount(minor & majors)),
+        (F_THREAT_ROOK, popcount(straight & pos[b + QUEEN])),
+        (F_HANGING, popcount(every & ~defended & (majors | pos[b + KNIGHT] | pos[b + BISHOP]))),
+        (F_SAFE_CHECK, checks),
+    ):
+        if count:
+            m, e = _add(out, trace, sign, np.int64(index), count)
+            mg += m
+            eg += e
     return mg, eg
 
 
@@ -298,10 +357,15 @@ def terms(pos, tab, out, trace):
     added to ``out`` (an ``int64`` array of ``N_FEATURES``: the tuner's); without, ``out`` is
     not touched (the search passes any ``int64`` array)."""
     mg, eg = _add(out, trace, 1 if pos[P_SIDE] == 0 else -1, np.int64(F_TEMPO), I1)
+    m0, e0, every0, n0, b0, r0, q0 = _pieces(pos, tab, I0, out, trace)
+    m1, e1, every1, n1, b1, r1, q1 = _pieces(pos, tab, I1, out, trace)
+    mg += m0 + m1
+    eg += e0 + e1
+    m0, e0 = _threats(pos, tab, I0, every0, n0, b0, r0, q0, every1, out, trace)
+    m1, e1 = _threats(pos, tab, I1, every1, n1, b1, r1, q1, every0, out, trace)
+    mg += m0 + m1
+    eg += e0 + e1
     for side in range(2):
-        m, e = _pieces(pos, tab, side, out, trace)
-        mg += m
-        eg += e
         m, e = _pawns(pos, side, out, trace)
         mg += m
         eg += e

@@ -33,7 +33,11 @@ F_DOUBLED = F_BISHOP_PAIR + 1  # a pawn beyond the first on a file
 F_ISOLATED = F_DOUBLED + 1  # a pawn with no pawn of its side on the files beside it
 F_PAWN_THREAT = F_ISOLATED + 1  # a piece (not a pawn) attacked by an enemy pawn
 F_TEMPO = F_PAWN_THREAT + 1  # 1 for White to move, -1 for Black
-N_FEATURES = F_TEMPO + 1
+F_THREAT_MINOR = F_TEMPO + 1  # an enemy rook or queen attacked by a knight or bishop
+F_THREAT_ROOK = F_THREAT_MINOR + 1  # an enemy queen attacked by a rook
+F_HANGING = F_THREAT_ROOK + 1  # an enemy piece (not a pawn or king) attacked and undefended
+F_SAFE_CHECK = F_HANGING + 1  # a kind of piece (N, B, R, Q) with a check the enemy does not guard
+N_FEATURES = F_SAFE_CHECK + 1
 
 # weights (chess_tune.py --write replaces this block)
 # fmt: off
@@ -80,6 +84,14 @@ WEIGHTS = np.array([
         -35,
         # F_TEMPO
         10,
+        # F_THREAT_MINOR
+        40,
+        # F_THREAT_ROOK
+        30,
+        # F_HANGING
+        35,
+        # F_SAFE_CHECK
+        40,
     ],
     [  # end game
         # F_MOB_N
@@ -122,6 +134,14 @@ WEIGHTS = np.array([
         # F_PAWN_THREAT
         -25,
         # F_TEMPO
+        10,
+        # F_THREAT_MINOR
+        30,
+        # F_THREAT_ROOK
+        20,
+        # F_HANGING
+        15,
+        # F_SAFE_CHECK
         10,
     ],
 ], dtype=np.int64)
