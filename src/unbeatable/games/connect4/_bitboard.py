@@ -139,8 +139,16 @@ def non_losing_moves(current, mask, height, bottom, board):
 
     Precondition: the side to move cannot win with its next stone.
     """
-    possible = possible_moves(mask, bottom, board)
-    opp_win = winning_cells(current ^ mask, mask, height, board)
+    return non_losing_among(
+        possible_moves(mask, bottom, board), winning_cells(current ^ mask, mask, height, board)
+    )
+
+
+@njit(cache=True, inline="always")
+def non_losing_among(possible, opp_win):
+    """The moves of ``possible`` (``possible_moves``) after which the opponent, whose winning
+    cells are ``opp_win``, cannot win at once (0 if every move loses): ``non_losing_moves`` from
+    its two parts, for a caller that has them already."""
     forced = possible & opp_win
     if forced != U0:
         if (forced & (forced - U1)) != U0:

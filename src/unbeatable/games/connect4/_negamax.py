@@ -67,8 +67,10 @@ from ._bitboard import (
     bottom_mask,
     can_win_next,
     column_mask,
+    non_losing_among,
     non_losing_moves,
     popcount,
+    possible_moves,
     winning_cells,
 )
 from ._database_probe import NOT_FOUND, db_probe
@@ -316,25 +318,20 @@ def negamax(
                             cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
                             prefetch(table, cs)
                         w = winning_cells(current | m, mask | m, height, board)
-                        if RULES and w != U0:
-                            # the child's non_losing_moves, from our threats w: none, and m
-                            # wins with our next stone (the best score left, hi)
-                            poss = ((mask | m) + bottom) & board
-                            forced = poss & w
-                            if forced != U0:
-                                poss = forced if (forced & (forced - U1)) == U0 else U0
-                            if (poss & ~(w >> U1)) == U0:
-                                etc = hi
-                                break
                         sc = popcount(w)
                         if RULES:
+                            replies = possible_moves(mask | m, bottom, board)  # the child's
+                            if w != U0 and non_losing_among(replies, w) == U0:
+                                # the child has no move that does not lose to our threats w: m
+                                # wins with our next stone (the best score left, hi)
+                                etc = hi
+                                break
                             # a threat right above one of the opponent's is dead (only we can
                             # fill that cell under it, and the opponent then blocks ours): not
                             # counted; one right above a cell the opponent could play next
                             # (which it now must not play) counts twice
                             live = w & ~dead
-                            near = (((mask | m) + bottom) & board) << U1
-                            sc = popcount(live) + popcount(live & near)
+                            sc = popcount(live) + popcount(live & (replies << U1))
                         j = count
                         while j > 0 and fi[d, 3 + j] < sc:
                             fu[d, 4 + j] = fu[d, 3 + j]
