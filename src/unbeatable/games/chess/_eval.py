@@ -157,7 +157,8 @@ def _add(out, trace, sign, index, count):
 def _pieces(pos, tab, side, out, trace):
     """Mobility, attacks on the enemy king, rooks on open files, the bishop pair and the
     pieces attacked by pawns of one side, as (middle game, end game) for White; then the
-    squares the side attacks: with every piece, with its knights and bishops, with its rooks."""
+    squares the side attacks: with every piece (pawns and king included), with its knights,
+    with its bishops, with its rooks, with its queens (for ``_threats``)."""
     sign = 1 - 2 * side
     other = 1 - side
     occ = pos[P_ALL]
@@ -239,8 +240,9 @@ def _pieces(pos, tab, side, out, trace):
 @kernel
 def _threats(pos, tab, side, every, by_knight, by_bishop, straight, by_queen, defended, out,
              trace):  # fmt: skip
-    """One side's threats on the other's pieces (``every``, ``minor``, ``straight``: the squares
-    it attacks, ``_pieces``; ``defended``: the squares the other side attacks), as (middle game,
+    """One side's threats on the other's pieces (``every``, ``by_knight``, ``by_bishop``,
+    ``straight``, ``by_queen``: the squares it attacks, from ``_pieces``; ``defended``: the
+    squares the other side attacks), as (middle game,
     end game) for White: rooks and queens attacked by a knight or bishop, queens by a rook, and
     pieces attacked and not defended; and each kind of piece that can give a check from a square
     the other side does not guard."""
