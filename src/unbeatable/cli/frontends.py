@@ -7,6 +7,7 @@ import argparse
 import importlib
 import signal
 import threading
+import types
 from collections.abc import Callable
 from typing import cast
 
@@ -43,22 +44,17 @@ def add_parser(sub: argparse._SubParsersAction[common.Parser]) -> None:
         p.set_defaults(handler=run, forward=[], front_end=name)
 
 
-def load(name: str) -> Callable[[list[str]], int]:
-    """The front end's ``main(argv) -> int``; ImportError when it is not installed."""
-    module = importlib.import_module(FRONT_ENDS[name][0])
-    return cast(Callable[[list[str]], int], module.main)
-
-
-def hears_ctrl_c(name: str) -> bool:
-    """Whether the (loaded) front end ``name`` has something to say on Ctrl-C; False for one
-    that sets ``HEARS_CTRL_C = False`` (the UCI engine: a GUI stops it with ``stop``)."""
-    return bool(getattr(importlib.import_module(FRONT_ENDS[name][0]), "HEARS_CTRL_C", True))
+def load(name: str) -> types.ModuleType:
+    """The front end's module (its ``main(argv) -> int``, and ``HEARS_CTRL_C = False`` if it has
+    nothing to say on Ctrl-C: the UCI engine, which a GUI stops with ``stop``); ImportError
+    when it is not installed."""
+    return importlib.import_module(FRONT_ENDS[name][0])
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     name = args.front_end
     try:
-        main = load(name)
+        module = load(name)
     except ImportError as error:
         extra = FRONT_ENDS[name][1]
         missing = f" ({error.name} is missing)" if error.name else ""
@@ -74,14 +70,14 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     # would go on. Only while it runs, in the main thread, unless Ctrl-C was ignored
     previous = signal.getsignal(signal.SIGINT)
     at_once = (
-        not hears_ctrl_c(name)
+        not getattr(module, "HEARS_CTRL_C", True)
         and threading.current_thread() is threading.main_thread()
         and previous is not signal.SIG_IGN
     )
     if at_once:
         signal.signal(signal.SIGINT, _stop)
     try:
-        return main(list(args.forward))
+        return cast(Callable[[list[str]], int], module.main)(list(args.forward))
     finally:
         if at_once:
             signal.signal(signal.SIGINT, previous)
