@@ -25,19 +25,17 @@ under ``--pons``), timing each solve call.  Our solver runs without its database
 ``--pons-binary PATH`` also runs a built copy of Pascal Pons' solver (its ``c4solver``;
 https://github.com/PascalPons/connect4, AGPL; measured only, never part of this repository:
 build it outside it with its own ``make``) on each set's same lines in the same run: one
-process reads them all on stdin (``-w`` with ``--weak``) in a scratch folder without its
-opening book, and prints each line's score. What it does between positions is its own: its
-blog's protocol clears its table before each. The benchmark runs the process on the lines and
-on no line (its start-up), ``--peer-runs`` times each (default 3), in turn, and takes the best
-whole run less the best start-up, divided by the lines; the scores are checked against the
-set's. ``ratio`` in its row is ours over it, same run. Its start-up (about 70 ms here: it
-allocates its table) is larger than a whole set of the shortest positions (Test_L3_R1's 1,000
-lines take about 8 ms of it), so a set is timed only when its solves stand out of the
-start-up's noise: the difference must exceed twice the start-up runs' median less their best
-(else the benchmark says so and prints no figure; more runs narrow that noise). The set is not
-given twice over to make it longer: a second round ran 8 times faster than the first on
-Test_L2_R1, so the table is not cleared between
-lines.
+process reads them on stdin (``-w`` with ``--weak``) in a scratch folder without its opening
+book and answers each line with its score as soon as it has it. Its start-up (about 60 ms here:
+it allocates its table) is longer than a whole set of the shortest positions (Test_L3_R1's 1,000
+lines take under 10 ms of it), so it is left out: the first line is written and its answer
+awaited untimed, then the other lines are written and the clock runs from there to the last
+answer (the process's CPU in that span from ``/proc/<pid>/schedstat``); its row is that time
+over the lines timed (all but the first), the best of ``--peer-runs`` processes (default 3), and
+its scores are checked against the set's. ``ratio`` in its row is ours over it, same run. What
+it does between positions is its own: its blog's protocol clears its table before each, but the
+process does not (a set given twice ran 8 times faster the second time, on Test_L2_R1), so its
+later lines may find what earlier ones stored; ours, under ``--pons``, clears before each.
 
 ``--peer-binary PATH`` (with ``--empty``) also runs a built copy of Christophe Steininger's
 solver (https://github.com/ChristopheSteininger/c4, AGPL; measured only, never part of this
@@ -54,14 +52,17 @@ proven); ``--no-guess`` withholds it, so that ours, like the peer, is told nothi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
-import statistics
+import select
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 DEFAULT_SAMPLE = 100
@@ -209,53 +210,116 @@ def run_peer_binary(path: Path, timeout: float) -> PeerRun | None:
     return run_binary([str(path)], "\n", timeout, f"peer binary {path}", "c4-peer-")
 
 
+def stream_binary(
+    command: list[str], lines: list[str], timeout: float, label: str
+) -> tuple[float, float, list[str]] | None:
+    """Run a line-by-line solver (one answer line to each line read, each written as it is
+    found) in a scratch folder, timing only its solves after the first: the first line is
+    written and its answer awaited (start-up and the first solve untimed), then the others are
+    written and the clock runs until the last answer arrives. The wall seconds, the process's
+    CPU seconds in that span (``/proc/<pid>/schedstat``; the wall seconds where there is no
+    such file), and every answer line; None (and why, on stderr, after ``label``) if it could
+    not run or did not answer every line in ``timeout`` seconds."""
+    with tempfile.TemporaryDirectory(prefix="c4-pons-") as scratch:
+        try:
+            proc = subprocess.Popen(
+                command, cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+        except OSError as exc:
+            print(f"{label}: {exc}", file=sys.stderr)
+            return None
+        assert proc.stdin is not None and proc.stdout is not None
+        out = proc.stdout.fileno()
+        received = bytearray()
+        deadline = time.perf_counter() + timeout
+
+        def read_answers(count: int) -> bool:
+            """Read until ``count`` answer lines arrived in all (False: it ended or timed out)."""
+            while received.count(b"\n") < count:
+                if time.perf_counter() > deadline:
+                    return False
+                ready, _, _ = select.select([out], [], [], 1.0)
+                if ready:
+                    chunk = os.read(out, 1 << 16)
+                    if not chunk:
+                        return False
+                    received.extend(chunk)
+            return True
+
+        def cpu_ns() -> int | None:
+            try:
+                with open(f"/proc/{proc.pid}/schedstat") as f:
+                    return int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                return None
+
+        rest = "".join(line + "\n" for line in lines[1:]).encode()
+        writer = threading.Thread(target=_write_all, args=(proc.stdin, rest), daemon=True)
+        try:
+            proc.stdin.write((lines[0] + "\n").encode())
+            proc.stdin.flush()
+            answered = read_answers(1)
+            if answered:
+                c0 = cpu_ns()
+                t0 = time.perf_counter()
+                writer.start()
+                answered = read_answers(len(lines))
+                wall = time.perf_counter() - t0
+                c1 = cpu_ns()
+        except OSError as exc:
+            print(f"{label}: {exc}", file=sys.stderr)
+            answered = False
+        finally:
+            if writer.ident is not None:
+                writer.join(timeout=max(deadline - time.perf_counter(), 0.0))
+            proc.kill()
+            proc.wait()
+    if not answered:
+        print(f"{label}: did not answer every line", file=sys.stderr)
+        return None
+    cpu = wall if c0 is None or c1 is None else (c1 - c0) / 1e9
+    return wall, cpu, received.decode().splitlines()
+
+
+def _write_all(pipe: IO[bytes], data: bytes) -> None:
+    """Write ``data`` to ``pipe`` and close it (a thread's work, so that the answers are read
+    while the lines are written, and neither pipe fills up and blocks the other side)."""
+    with contextlib.suppress(OSError):
+        pipe.write(data)
+        pipe.close()
+
+
 def pons_set(
     path: Path, moves: list[str], expected: list[int], weak: bool, runs: int = 3
 ) -> tuple[float, float, int] | None:
-    """Pons' ``c4solver`` on the same positions, one process for all of them: the wall and CPU
-    seconds of its solves and its mismatches; None (and why, on stderr) if it could not run or
-    the solves are lost in the noise of its start-up.
-
-    The process on no input (its start-up) and on the lines are run ``runs`` times each, in
-    turn; the solves' time is the best whole run less the best start-up. They are timed only
-    when that difference is more than twice the start-up's own noise (its runs' median less
-    their best): below that, the figure would be the machine's noise."""
-
-    def run(text: str) -> PeerRun | None:  # in a scratch folder: no opening book there
-        command = [str(path), *(["-w"] if weak else [])]
-        return run_binary(command, text, 7200.0, f"pons binary {path}", "c4-pons-")
-
-    text = "".join(m + "\n" for m in moves)
-    starts: list[PeerRun] = []
-    solves: list[PeerRun] = []
+    """Pons' ``c4solver`` on the same positions, one process for all of them, timed as
+    :func:`stream_binary` says (its start-up and the first line's solve left out): the wall and
+    CPU seconds a line, the best of ``runs`` processes, and its mismatches; None (and why, on
+    stderr) if it could not run."""
+    if len(moves) < 2:
+        print(f"pons binary {path}: needs at least two lines to time", file=sys.stderr)
+        return None
+    command = [str(path), *(["-w"] if weak else [])]
+    best: tuple[float, float, list[str]] | None = None
+    cpu = float("inf")
     for _ in range(max(runs, 1)):
-        start, solved = run(""), run(text)
-        if start is None or solved is None:
+        got = stream_binary(command, moves, 7200.0, f"pons binary {path}")
+        if got is None:
             return None
-        starts.append(start)
-        solves.append(solved)
-    start_wall = min(r.wall for r in starts)
-    start_cpu = min(r.cpu for r in starts)
-    noise = statistics.median(r.wall for r in starts) - start_wall
-    best = min(solves, key=lambda r: r.wall)
-    wall, cpu = best.wall, min(r.cpu for r in solves)
-    got = [line.split() for line in best.output.splitlines() if line.strip()]
-    if len(got) != len(moves):
-        print(f"pons binary {path}: {len(got)} answers to {len(moves)} lines", file=sys.stderr)
+        cpu = min(cpu, got[1])
+        if best is None or got[0] < best[0]:
+            best = got
+    assert best is not None
+    answers = [line.split() for line in best[2] if line.strip()]
+    if len(answers) != len(moves):
+        print(f"pons binary {path}: {len(answers)} answers to {len(moves)} lines", file=sys.stderr)
         return None
     bad = sum(
-        1 for words, m, e in zip(got, moves, expected, strict=True) if words[:2] != [m, str(e)]
+        1 for words, m, e in zip(answers, moves, expected, strict=True) if words[:2] != [m, str(e)]
     )
-    if wall - start_wall <= 2 * noise:  # the solves are lost in the start-up's noise
-        print(
-            f"pons binary {path}: {len(moves)} lines took {wall:.4f} s at best of {len(solves)}, "
-            f"its start-up alone {start_wall:.4f} s (median {start_wall + noise:.4f} s): the "
-            "difference is within twice the start-up's noise, too small to time (more lines, "
-            "or more --peer-runs)",
-            file=sys.stderr,
-        )
-        return None
-    return wall - start_wall, max(cpu - start_cpu, 0.0), bad
+    timed = len(moves) - 1
+    return best[0] / timed, cpu / timed, bad
 
 
 def peer_row(
@@ -319,15 +383,14 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="PATH",
         help="also time this build of Pons' c4solver on each set's same lines, same run "
-        "(one process, its start-up subtracted)",
+        "(one process; its start-up and first line untimed)",
     )
     p.add_argument(
         "--peer-runs",
         type=int,
         default=3,
         metavar="N",
-        help="with --pons-binary: run its process N times on the lines and N times on no "
-        "input, in turn, and take the best of each (default 3)",
+        help="with --pons-binary: run its process N times and take the best (default 3)",
     )
     p.add_argument(
         "--peer-binary",
@@ -472,8 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.pons_binary is not None:
             pons = pons_set(args.pons_binary, moves, expected, args.weak, args.peer_runs)
             if pons is not None:
-                pt, pc, pbad = pons
-                rows.append(peer_row("Pons", count, pt, pc, None, pbad, mean_t, mean_c))
+                pt, pc, pbad = pons  # a line's time (all but the first line timed)
+                rows.append(
+                    peer_row("Pons", count, pt * count, pc * count, None, pbad, mean_t, mean_c)
+                )
     if rows:
         print(header)
         print("\n".join(rows))
