@@ -291,12 +291,14 @@ def test_analyze_shows_a_solver_cut_short_as_bounds() -> None:
     assert code == 0, err
     # the empty board is a first-player win: no lower end may pass for the value
     between = r"between loss in \d+ \[-\d+\] and win in \d+ \[\+\d+\]"
-    assert re.search(rf"^first player to move: ({between}|unknown)$", out, re.M)
+    better = r"loss in \d+ \[-\d+\] or better"
+    assert re.search(rf"^first player to move: ({between}|{better}|unknown)$", out, re.M)
     rows = _score_rows(out)
     assert len(rows) == 7
     for move, text in rows.items():
         exact = re.fullmatch(r"(win|loss) in \d+ \[[-+]\d+\]|draw \[0\]", text)
-        assert text.startswith("between ") or text == "unknown" or exact, move
+        bounds = text.startswith("between ") or text.endswith((" or better", " or worse"))
+        assert bounds or text == "unknown" or exact, move
         assert not text.startswith("loss in 1 "), move
     assert "stopped at its limit" in out.splitlines()[-1]
 
@@ -309,7 +311,8 @@ def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
     validate(data, schema, schema)
     assert not data["complete"] and not data["exact"]
     score = data["score"]
-    assert score["kind"] == "bounds" and score["text"].startswith("between ")
+    assert score["kind"] == "bounds"
+    assert score["text"].startswith("between ") or score["text"].endswith(" or better")
     assert score["lower"]["value"] < score["upper"]["value"]
     assert score["lower"]["solve_score"] <= 1 <= score["upper"]["solve_score"]
     assert score["value"] == score["lower"]["value"]
@@ -319,9 +322,15 @@ def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
         assert entry["lower"]["value"] < entry["upper"]["value"]
         lower, upper = entry["lower"], entry["upper"]
         widest = (lower["kind"], lower["moves_to_end"], upper["kind"], upper["moves_to_end"])
-        between = f"between {lower['text']} and {upper['text']}"
-        unknown = widest[:3] == ("loss", 1, "win") and widest[3] <= 2
-        assert entry["text"] == ("unknown" if unknown else between)
+        low_widest = widest[:2] == ("loss", 1)
+        high_widest = widest[2] == "win" and widest[3] <= 2
+        text = (
+            "unknown" if low_widest and high_widest
+            else f"{lower['text']} or better" if high_widest
+            else f"{upper['text']} or worse" if low_widest
+            else f"between {lower['text']} and {upper['text']}"
+        )  # fmt: skip
+        assert entry["text"] == text
         assert "plies" not in entry and "solve_score" not in entry
     for entry in data["moves"]:
         if entry["kind"] != "bounds":
@@ -347,7 +356,7 @@ def test_ctrl_c_in_the_solver_prints_its_bounds(monkeypatch: pytest.MonkeyPatch)
     code, out, err = run("analyze", "connect4", "", "--no-book", "--threads", "1")
     assert code == 130
     assert "interrupted: the best known so far follows" in err
-    assert "first player to move: between " in out
+    assert re.search(r"^first player to move: (between |loss in \d+ \[-\d+\] or better)", out, re.M)
     assert all(not text.startswith("loss in") for text in _score_rows(out).values())
 
 
@@ -373,7 +382,12 @@ def test_describe_gives_bounds_or_the_score_where_they_meet() -> None:
     wide = (widest[0], Score(10**9 - 3))
     assert str(wide[1]) == "win in 2" and describe(wide[0], state, bounds=wide) == "unknown"
     narrower = (widest[0], Score(10**9 - 5))
-    assert describe(narrower[0], state, bounds=narrower).startswith("between loss in 1 ")
+    assert describe(narrower[0], state, bounds=narrower) == "win in 3 [+19] or worse"
+    # an upper end still the widest reads as what the lower end proved, not as a narrow range
+    # ("between loss in 12 and win in 2" read narrower than "... and win in 14")
+    above = (low, Score(10**9 - 3))
+    assert describe(low, state, bounds=above) == "loss in 12 [-10] or better"
+    assert ScoreReport.of(state, low, above).text == "loss in 12 or better"
 
 
 def test_analyze_heuristic_scores_name_their_depth() -> None:
@@ -501,7 +515,8 @@ def test_play_words_a_solver_cut_short_as_bounds() -> None:
     code, out, _ = run("play", *CUT_SHORT[:1], *CUT_SHORT[2:], stdin="hint\n4\nquit\n")
     assert code == 0
     hint = re.search(r"^best for you: [\d ]+ \((.*)\)$", out, re.M)
-    assert hint is not None and hint.group(1).startswith("between ")
+    assert hint is not None
+    assert hint.group(1).startswith("between ") or hint.group(1).endswith(" or better")
     listed = re.search(r"^all moves: (.*)$", out, re.M)
     assert listed is not None
     assert re.findall(r"\d between ", listed.group(1)) and "4 between" in listed.group(1)

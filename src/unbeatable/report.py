@@ -31,6 +31,7 @@ __all__ = [
     "Report",
     "ScoreReport",
     "analyze",
+    "bounds_text",
     "build_report",
     "describe",
     "describe_result",
@@ -69,7 +70,8 @@ class ScoreReport:
     cut short may know only bounds of a value (a game's own solver stopped by a budget or
     Ctrl-C): then ``kind`` is bounds, ``lower`` and ``upper`` are the proven ends (each a win,
     loss or draw), ``text`` reads ``between loss in 17 and win in 14`` (worse end first; or
-    ``unknown`` for the widest bounds, see :func:`unknown`) and ``value`` is the lower end's,
+    ``loss in 17 or better``, ``win in 14 or worse``, ``unknown`` where an end is the widest
+    there is, see :func:`bounds_text`) and ``value`` is the lower end's,
     which ranks the moves but is not their value.
     """
 
@@ -102,7 +104,7 @@ class ScoreReport:
             low, high = cls.of(state, lower), cls.of(state, upper)
             return cls(
                 kind="bounds",
-                text=UNKNOWN if unknown(lower, upper) else f"between {low.text} and {high.text}",
+                text=bounds_text(lower, upper, low.text, high.text),
                 value=lower.value,
                 lower=low,
                 upper=high,
@@ -239,7 +241,32 @@ def unknown(lower: Score, upper: Score) -> bool:
     to a win at once or at the next move (which of the two depends on the parity of the
     stones): a search cut short before it looked at the move. Its own solver sees at once
     whether the opponent wins next, so a lower end of loss in 1 never comes from a search."""
-    return lower.is_loss and lower.moves == 1 and upper.is_win and (upper.moves or 0) <= 2
+    return _widest_lower(lower) and _widest_upper(upper)
+
+
+def _widest_lower(lower: Score) -> bool:
+    """A lower end that says nothing: a loss at the opponent's next move."""
+    return lower.is_loss and lower.moves == 1
+
+
+def _widest_upper(upper: Score) -> bool:
+    """An upper end that says nothing: a win at once or at the next move."""
+    return upper.is_win and (upper.moves or 0) <= 2
+
+
+def bounds_text(lower: Score, upper: Score, low: str, high: str) -> str:
+    """How bounds read (``low`` and ``high``: the two ends as written): ``between loss in 12
+    and win in 14``; ``loss in 12 or better`` when the upper end is still the widest there is
+    (a win at once or at the next move: nothing proven above), ``win in 14 or worse`` when the
+    lower end is (a loss at the opponent's next move); ``unknown`` when both are. (``between
+    loss in 12 and win in 2`` would read as if it were the narrower of the two ranges.)"""
+    if unknown(lower, upper):
+        return UNKNOWN
+    if _widest_upper(upper):
+        return f"{low} or better"
+    if _widest_lower(lower):
+        return f"{high} or worse"
+    return f"between {low} and {high}"
 
 
 def describe(
@@ -252,15 +279,14 @@ def describe(
     """A score for people: ``win in 3``, ``draw``, ``loss in 2`` (with the solve-convention
     score in brackets when ``state`` is given and the game has one), or ``+23 (heuristic,
     depth 4)``. With ``bounds`` (lower, upper; a search cut short proved no more) the score is
-    the pair, ``between loss in 17 [-10] and win in 14 [+9]``, ``unknown`` when they are the
-    widest there are, or the one score where they meet: ``score``, their lower end, is then
+    the pair, ``between loss in 17 [-10] and win in 14 [+9]`` (``... or better``, ``... or
+    worse``, ``unknown`` where an end is the widest there is: :func:`bounds_text`), or the one
+    score where they meet: ``score``, their lower end, is then
     left out."""
     if bounds is not None:
         lower, upper = bounds
-        if unknown(lower, upper):
-            return UNKNOWN
         if lower.value != upper.value:
-            return f"between {describe(lower, state)} and {describe(upper, state)}"
+            return bounds_text(lower, upper, describe(lower, state), describe(upper, state))
         score = lower
     if score.kind == "heuristic":
         value = heuristic_text(score.value)
