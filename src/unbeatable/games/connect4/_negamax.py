@@ -168,7 +168,7 @@ def _unmark(shared, key):
         shared[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _answered_row(table, fu, fi, d, empty):
     """The shallowest row above ``d`` whose position, with ``empty`` empty cells at row 0 and
     more than ``BUSY_EMPTY`` at that row, the table now answers (a lower bound ``>= beta`` or an
