@@ -7,7 +7,8 @@ cleared before each position (Pons' protocol), only the solve is timed. The scor
 the set's (and so each other's). The machine is shared: CPU contention lowers the speed-up, so
 the benchmark first measures how much CPU two processes get side by side, and prints beside the
 wall-clock speed-up the work speed-up (one thread's nodes / the busiest thread's nodes), which
-is what the wall clock would show with a free core per thread.
+is what the wall clock would show with a free core per thread. ``--empty`` also solves the empty
+board after each thread count's lines (its published score guides the probes, as in ``solve``).
 
     PYTHONPATH=src python benchmarks/connect4_threads.py [--sample 20] [--threads 1 2]
 """
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     compile_kernels()
     with open(default_data_dir() / args.set) as f:
         rows = [line.split() for line in f if line.strip()][: args.sample]
-    base = base_nodes = None
+    base = base_nodes = empty_base = None
     bad = 0
     print(f"CPU check: {cpu_check():.2f}x (time of two busy processes at once / one alone)")
     for n in args.threads:
@@ -89,7 +90,14 @@ def main(argv: list[str] | None = None) -> int:
             solver.reset()
             t0 = time.perf_counter()
             score = solver.solve("")
-            print(f"  empty board, {n} thread(s): score {score}, {time.perf_counter() - t0:.1f} s")
+            took = time.perf_counter() - t0
+            empty_base = empty_base or (took, solver.nodes)
+            print(
+                f"  empty board, {n} thread(s): score {score}, {took:.1f} s, {solver.nodes:,} "
+                f"nodes ({max(solver.thread_nodes):,} by the busiest thread), wall speed-up "
+                f"{empty_base[0] / took:.2f}x, work speed-up "
+                f"{empty_base[1] / max(solver.thread_nodes):.2f}x"
+            )
     return 1 if bad else 0
 
 

@@ -221,3 +221,37 @@ def test_ctrl_c_while_the_threads_start_gives_bounds_not_stale_answers(
         column = 3 if len(result.lower) == 7 else 0
         lo, hi = result.lower[column], result.upper[column]
         assert lo is not None and hi is not None and lo <= 1 <= hi and lo < hi
+
+
+def test_answered_row_finds_the_shallowest_node_the_table_answers() -> None:
+    """A node of the search's path that another thread answered meanwhile (its entry in the
+    table settles the row's window) is found, the shallowest first, with its bound; entries of
+    other positions, bounds that do not settle the window and rows with at most BUSY_EMPTY empty
+    cells are not answers."""
+    from unbeatable.games.connect4._database_probe import NOT_FOUND
+    from unbeatable.games.connect4._table import LOWER_CODE, UPPER_CODE
+
+    fu = np.zeros((8, 12), dtype=np.uint64)
+    fi = np.zeros((8, 11), dtype=np.int64)
+    table = np.zeros(8, dtype=np.uint64)
+    for row in range(5):
+        fu[row, 2] = row  # the row's table slot
+        fu[row, 3] = ((row + 1) << 16) | (1 << 8)  # its tag, generation 1
+        fi[row, 0], fi[row, 1] = -3, -2  # a null window
+    empty = BUSY_EMPTY + 3  # rows 0, 1 and 2 have more than BUSY_EMPTY empty cells
+
+    def entry(row: int, code: int, tag_of: int | None = None) -> None:
+        table[row] = np.uint64(int(fu[row if tag_of is None else tag_of, 3]) | code)
+
+    assert K._answered_row(table, fu, fi, 5, empty) == (-1, NOT_FOUND)
+    entry(1, LOWER_CODE - 3)  # a lower bound below beta: not an answer
+    entry(2, UPPER_CODE - 1)  # an upper bound above alpha: not an answer
+    entry(3, LOWER_CODE + 5)  # row 3 has BUSY_EMPTY empty cells: not looked at
+    assert K._answered_row(table, fu, fi, 5, empty) == (-1, NOT_FOUND)
+    entry(1, LOWER_CODE + 4, tag_of=0)  # another position's entry in row 1's slot
+    assert K._answered_row(table, fu, fi, 5, empty) == (-1, NOT_FOUND)
+    entry(2, UPPER_CODE - 4)  # an upper bound <= alpha answers row 2
+    assert K._answered_row(table, fu, fi, 5, empty) == (2, -4)
+    assert K._answered_row(table, fu, fi, 2, empty) == (-1, NOT_FOUND)  # rows above 2 only
+    entry(1, LOWER_CODE - 2)  # a lower bound >= beta answers row 1, shallower
+    assert K._answered_row(table, fu, fi, 5, empty) == (1, -2)
