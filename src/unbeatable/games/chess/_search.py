@@ -26,10 +26,13 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   ply less without a table move at depth ``IIR_DEPTH`` or more (internal iterative
   reduction), reverse futility pruning (not in check, not in a PV node: the evaluation itself
   when it is ``RFP_MARGIN`` a ply above beta at depth ``RFP_DEPTH`` or less, a ply less when
-  not improving) and null-move pruning (not in check, not in a PV node, with a piece besides
-  pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up to 3 by the
-  margin over beta)`` plies shallower with a null window; a fail high prunes the node), then
-  the moves, scored for ordering (``_order``).
+  not improving), razoring (not in check, not in a PV node, at depth ``RAZOR_DEPTH`` or less,
+  an evaluation ``RAZOR_BASE + RAZOR_MARGIN * (depth - 1)`` below alpha: the node is searched
+  as a quiescence node first, whose value stands when it does not beat alpha, and else searched
+  again at its depth, ``_unrazor``) and null-move pruning (not in check, not in a PV node, with
+  a piece besides pawns, not after another null move: a pass searched ``R = 3 + depth/4 (+ up
+  to 3 by the margin over beta)`` plies shallower with a null window; a fail high prunes the
+  node), then the moves, scored for ordering (``_order``).
 * ``LOOP``: the next move: principal variation search (the first move with the full window,
   the others with a null window and searched again with the full window when they land inside
   it), late move reductions (quiet moves late in the order at depth 3 or more, not in or giving
@@ -109,17 +112,21 @@ HISTORY_DEPTH = 3  # at depth <= HISTORY_DEPTH, quiet moves whose history is bel
 HISTORY_PRUNE = 4096  # -HISTORY_PRUNE * depth
 DELTA_MARGIN = 200  # quiescence: captures that leave the evaluation this far below alpha
 IIR_DEPTH = 4  # a node without a table move, this deep or more, searches a ply shallower
+RAZOR_DEPTH = 3  # razoring: at depth <= RAZOR_DEPTH, an evaluation below alpha by
+RAZOR_BASE = 300  # RAZOR_BASE + RAZOR_MARGIN * (depth - 1): a quiescence search first, whose
+RAZOR_MARGIN = 200  # value is returned when it does not beat alpha
 
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
- F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED) = range(24)  # fmt: skip
-N_FIELDS = 24
+ F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED, F_RAZOR) = range(25)  # fmt: skip
+N_FIELDS = 25
 # F_STATIC: the static evaluation (-INF in check); F_EVAL: the same, or the table's score where
 # its bound says the true value lies beyond it (the pruning's estimate); F_IMPROVING: the static
 # evaluation is above that of two plies before; F_CONT: the piece-to index of the move made
 # here (``_order``; -1 for a null move); F_DROPPED: the quiet moves that give no check are
-# taken out of the list left (``_drop_pruned``)
+# taken out of the list left (``_drop_pruned``); F_RAZOR: the depth of a node razored (searched
+# as a quiescence node first, and again at this depth when that beats alpha; 0: not razored)
 # stages
 ENTER, AFTER_NULL, LOOP, AFTER_REDUCED, AFTER_ZW, AFTER_FULL = 0, 1, 2, 3, 4, 5
 
@@ -148,6 +155,7 @@ def _enter(frames, ply, alpha, beta, depth, pv, check, null_ok):
     frames[ply, F_QS] = 1 if depth <= 0 else 0
     frames[ply, F_CHECK] = check
     frames[ply, F_NULLOK] = null_ok
+    frames[ply, F_RAZOR] = 0
 
 
 @kernel
@@ -320,6 +328,18 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 ):
                     static = tt_score  # the table knows better than the evaluation
                 frames[ply, F_EVAL] = static
+                if (
+                    not qs
+                    and frames[ply, F_PV] == 0
+                    and not check
+                    and depth <= RAZOR_DEPTH
+                    and -MATE_BOUND < alpha < MATE_BOUND
+                    and static + RAZOR_BASE + RAZOR_MARGIN * (depth - 1) < alpha
+                ):
+                    qs = 1  # razoring: far below alpha, the captures first (``_razor_fails``)
+                    frames[ply, F_RAZOR] = depth
+                    frames[ply, F_QS] = 1
+                    frames[ply, F_DEPTH] = 0
                 if qs:
                     if check:
                         frames[ply, F_BEST] = -MATE + ply
@@ -442,12 +462,33 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     ply += 1
                     continue
                 result = _finish(pos, tt, frames, ply, gen)
+        if result != ABORTED and frames[ply, F_RAZOR] > 0 and result > frames[ply, F_ALPHA0]:
+            _unrazor(frames, ply)  # the quiescence search beat alpha: the full search after all
+            pv_len[ply] = ply
+            result = ABORTED
         if result != ABORTED:
             if ply == 0:
                 stats[S_NODES] = nodes
                 return result
             value = result
             ply -= 1
+
+
+@kernel
+def _unrazor(frames, ply):
+    """A razored node whose quiescence search beat alpha: searched again at its depth, as if
+    it had not been razored (its moves still to be generated)."""
+    frames[ply, F_QS] = 0
+    frames[ply, F_DEPTH] = frames[ply, F_RAZOR]
+    frames[ply, F_RAZOR] = 0
+    frames[ply, F_ALPHA] = frames[ply, F_ALPHA0]
+    frames[ply, F_BEST] = -INF
+    frames[ply, F_BESTMOVE] = 0
+    frames[ply, F_COUNT] = 0
+    frames[ply, F_NQUIET] = 0
+    frames[ply, F_DROPPED] = 0
+    frames[ply, F_STAGE] = LOOP
+    frames[ply, F_NEXT] = -1
 
 
 @kernel
