@@ -86,6 +86,15 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         ("6k1/1n6/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED_FREE + 5, 0),
         ("6k1/1n6/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED + 5, 1),
         ("6k1/2p5/1P6/8/8/8/8/K7 w - - 0 1", _weights.F_PASSED + 5, 0),
+        # the a- and h-files are not beside each other (the board's edge, not a wrap)
+        ("6k1/8/8/p7/8/7P/8/K7 w - - 0 1", _weights.F_PASSED + 2, 1),
+        ("6k1/8/8/p7/8/7P/8/K7 w - - 0 1", _weights.F_PASSED + 3, -1),
+        # of two passed pawns on a file, the front one counts
+        ("6k1/8/8/1P6/8/1P6/8/K7 w - - 0 1", _weights.F_PASSED + 4, 1),
+        ("6k1/8/8/1P6/8/1P6/8/K7 w - - 0 1", _weights.F_PASSED + 2, 0),
+        # a black pawn with a white one beside it further down the board: neither is passed
+        ("6k1/8/8/8/2p5/8/3P4/K7 w - - 0 1", _weights.F_PASSED + 1, 0),
+        ("6k1/8/8/8/2p5/8/3P4/K7 w - - 0 1", _weights.F_PASSED + 4, 0),
         # doubled and isolated: two white pawns on the b-file, no pawn beside them
         ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_DOUBLED, 1),
         ("6k1/8/8/1P6/1P6/8/8/K7 w - - 0 1", _weights.F_ISOLATED, 2),

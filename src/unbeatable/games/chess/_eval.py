@@ -94,12 +94,10 @@ SEE_VALUE = np.array([100, 320, 330, 500, 900, 20_000, 0], dtype=np.int64)
 
 
 def _masks() -> tuple[npt.NDArray[np.uint64], ...]:
-    """Per colour and square (``colour * 64 + square``): the squares ahead on the file; ahead on
-    the file and the two beside it (a pawn there stops a passed pawn); the king's zone (the
-    king's square, the squares around it and the rank beyond those, toward the other side);
-    and per pair of squares (``a * 64 + b``) their distance in king moves."""
+    """Per colour and square (``colour * 64 + square``): the squares ahead on the file; the
+    king's zone (the king's square, the squares around it and the rank beyond those, toward the
+    other side); and per pair of squares (``a * 64 + b``) their distance in king moves."""
     forward = np.zeros(128, dtype=np.uint64)
-    passed = np.zeros(128, dtype=np.uint64)
     zone = np.zeros(128, dtype=np.uint64)
     distance = np.zeros(4096, dtype=np.uint64)
     for colour in range(2):
@@ -107,16 +105,11 @@ def _masks() -> tuple[npt.NDArray[np.uint64], ...]:
         for square in range(64):
             rank, file = divmod(square, 8)
             ahead = 0
-            beside = 0
             r = rank + step
             while 0 <= r < 8:
                 ahead |= 1 << (r * 8 + file)
-                for f in (file - 1, file + 1):
-                    if 0 <= f < 8:
-                        beside |= 1 << (r * 8 + f)
                 r += step
             forward[colour * 64 + square] = ahead
-            passed[colour * 64 + square] = ahead | beside
             z = 0
             for dr in (-1, 0, 1, 2 * step):
                 for df in (-1, 0, 1):
@@ -127,10 +120,10 @@ def _masks() -> tuple[npt.NDArray[np.uint64], ...]:
     for a in range(64):
         for b in range(64):
             distance[a * 64 + b] = max(abs(a // 8 - b // 8), abs(a % 8 - b % 8))
-    return forward, passed, zone, distance
+    return forward, zone, distance
 
 
-FORWARD, PASSED, KING_ZONE, DISTANCE = _masks()
+FORWARD, KING_ZONE, DISTANCE = _masks()
 FILE_A = np.uint64(0x0101010101010101)
 FILES = np.array([0x0101010101010101 << f for f in range(8)], dtype=np.uint64)
 NOT_A = ~FILE_A
@@ -177,45 +170,62 @@ def _pieces(pos, tab, side, out, trace):
     by_bishop = U0
     straight = U0
     by_queen = U0
-    for kind in range(KNIGHT, KING):
-        x = pos[b + kind]
-        while x:
-            square = lsb(x)
-            x &= x - U1
-            if kind == KNIGHT:
-                attacks = tab[T_KNIGHT + square]
-                first = F_MOB_N
-            elif kind == BISHOP:
-                attacks = bishop_attacks(tab, square, occ)
-                first = F_MOB_B
-            elif kind == ROOK:
-                attacks = rook_attacks(tab, square, occ)
-                first = F_MOB_R
-                f = FILES[square & 7]
-                if pawns & f == U0:
-                    m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF,
-                                I1)  # fmt: skip
-                    mg += m
-                    eg += e
-            else:
-                attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
-                first = F_MOB_Q
-            m, e = _add(out, trace, sign, first + popcount(attacks & free), I1)
+    x = pos[b + KNIGHT]
+    while x:
+        attacks = tab[T_KNIGHT + lsb(x)]
+        x &= x - U1
+        m, e = _add(out, trace, sign, F_MOB_N + popcount(attacks & free), I1)
+        mg += m
+        eg += e
+        by_knight |= attacks
+        near = attacks & zone
+        if near:
+            attackers += 1
+            units += ATTACK_WEIGHT[KNIGHT] * popcount(near)
+    x = pos[b + BISHOP]
+    while x:
+        attacks = bishop_attacks(tab, lsb(x), occ)
+        x &= x - U1
+        m, e = _add(out, trace, sign, F_MOB_B + popcount(attacks & free), I1)
+        mg += m
+        eg += e
+        by_bishop |= attacks
+        near = attacks & zone
+        if near:
+            attackers += 1
+            units += ATTACK_WEIGHT[BISHOP] * popcount(near)
+    x = pos[b + ROOK]
+    while x:
+        square = lsb(x)
+        x &= x - U1
+        attacks = rook_attacks(tab, square, occ)
+        f = FILES[square & 7]
+        if pawns & f == U0:
+            m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF, I1)
             mg += m
             eg += e
-            every |= attacks
-            if kind == KNIGHT:
-                by_knight |= attacks
-            elif kind == BISHOP:
-                by_bishop |= attacks
-            elif kind == ROOK:
-                straight |= attacks
-            else:
-                by_queen |= attacks
-            near = attacks & zone
-            if near:
-                attackers += 1
-                units += ATTACK_WEIGHT[kind] * popcount(near)
+        m, e = _add(out, trace, sign, F_MOB_R + popcount(attacks & free), I1)
+        mg += m
+        eg += e
+        straight |= attacks
+        near = attacks & zone
+        if near:
+            attackers += 1
+            units += ATTACK_WEIGHT[ROOK] * popcount(near)
+    x = pos[b + QUEEN]
+    while x:
+        square = lsb(x)
+        x &= x - U1
+        attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
+        m, e = _add(out, trace, sign, F_MOB_Q + popcount(attacks & free), I1)
+        mg += m
+        eg += e
+        by_queen |= attacks
+        near = attacks & zone
+        if near:
+            attackers += 1
+            units += ATTACK_WEIGHT[QUEEN] * popcount(near)
+    every |= by_knight | by_bishop | straight | by_queen
     if attackers >= 2 and pos[b + QUEEN]:
         units = min(units, 60)
         m, e = _add(out, trace, sign, np.int64(F_KING_ATTACK), units)
@@ -308,12 +318,25 @@ def _pawns(pos, side, out, trace):
             m, e = _add(out, trace, sign, index, count)
             mg += m
             eg += e
-    x = pawns
+    # a pawn is passed when no pawn of theirs stands ahead of it on its file or the two beside
+    # it, and counts when none of its own stands ahead of it on its file (the front one of a
+    # file counts): the squares behind those pawns, filled down the board from the rank before
+    # them (up the board for Black), are the pawns that do not count
+    stops = theirs | ((theirs << U1) & NOT_A) | ((theirs >> U1) & NOT_H) | pawns
+    if side == 0:
+        behind = stops >> U8
+        behind |= behind >> U8
+        behind |= behind >> U16
+        behind |= behind >> U32
+    else:
+        behind = stops << U8
+        behind |= behind << U8
+        behind |= behind << U16
+        behind |= behind << U32
+    x = pawns & ~behind
     while x:
         square = lsb(x)
         x &= x - U1
-        if theirs & PASSED[side * 64 + square] or FORWARD[side * 64 + square] & pawns:
-            continue  # not passed; or behind another of its side (the front one counts)
         rank = (square >> 3) if side == 0 else 7 - (square >> 3)
         m, e = _add(out, trace, sign, F_PASSED + rank, I1)
         mg += m

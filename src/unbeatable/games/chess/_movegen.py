@@ -161,6 +161,14 @@ def gives_check(pos, tab, move):
         return True
     if kind == KNIGHT and tab[T_KNIGHT + to] & bit(ksq):
         return True
+    if (
+        flag != EN_PASSANT
+        and flag != CASTLE_K
+        and flag != CASTLE_Q
+        and tab[T_LINE + frm * 64 + ksq] == U0
+        and tab[T_LINE + to * 64 + ksq] == U0
+    ):
+        return False  # neither square shares a line with the king: no slider can check
     b = P_BB + us * 6
     queens = pos[b + QUEEN]
     on_to = bit(to)
