@@ -182,6 +182,14 @@ def test_a_cache_of_other_sources_is_cold_before_it_is_dropped(
     assert kernels.is_stale(tmp_path, group.sources) and kernels.is_cold(group)
     assert kernels.drop_stale_cache(tmp_path, group.sources)
     assert kernels.cached_kernels(group) == 0 and kernels.is_cold(group)
+    # the count the old sources' complete load left goes with them: a partial load of the new
+    # sources (one kernel of the two) is then warm at its next start, not cold at every start
+    (cache / "unbeatable-g.kernels").write_text("2")
+    (tmp_path / "_x.py").write_text("X = 3\n")
+    assert kernels.drop_stale_cache(tmp_path, group.sources)
+    assert not (cache / "unbeatable-g.kernels").exists()
+    (cache / "_x.f-1.py311.1.nbc").write_bytes(b"")
+    assert not kernels.is_cold(group)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "c"))  # not ours to look after
     assert not kernels.is_stale(tmp_path, group.sources)
 

@@ -172,6 +172,11 @@ def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
         cache.mkdir(exist_ok=True)
         for cached in cache.glob("*.nb[ic]"):
             cached.unlink(missing_ok=True)
+        # and what the last complete load left (:func:`remember`): a count of the old sources'
+        # kernels, which a partial load of the new ones (an analysis builds no perft) never
+        # reaches, so that every later start would say a build is coming
+        for stamp in cache.glob("unbeatable-*.kernels"):
+            stamp.unlink(missing_ok=True)
         fresh = cache / f"{SOURCES_STAMP}.{os.getpid()}"
         fresh.write_text(want)
         # atomic: a process starting beside this one reads all or none
