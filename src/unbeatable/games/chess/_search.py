@@ -73,7 +73,19 @@ from ._order import (
     reward,
     score_moves,
 )
-from ._tables import I0, I1, I2, MAX_MOVES, P_HALF, P_KEY, P_SIDE, PROMOTION, kernel, kernel_nogil
+from ._tables import (
+    I0,
+    I1,
+    I2,
+    MAX_MOVES,
+    P_BOARD,
+    P_HALF,
+    P_KEY,
+    P_SIDE,
+    PROMOTION,
+    kernel,
+    kernel_nogil,
+)
 from ._tt import (
     EXACT,
     LOWER,
@@ -610,7 +622,11 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
                     depth <= HISTORY_DEPTH
                     and quiet_score(heur, np.int64(pos[P_SIDE]), pt, move, _prev(frames, ply, I1),
                                     _prev(frames, ply, I2)) < -HISTORY_PRUNE * depth
-                ) or see(pos, tab, move, gain) < -SEE_QUIET * depth * depth  # fmt: skip
+                ) or (
+                    # a quiet move loses at most the piece moved: SEE only where that is enough
+                    SEE_VALUE[np.int64(pos[P_BOARD + (move & 63)]) % 6] > SEE_QUIET * depth * depth
+                    and see(pos, tab, move, gain) < -SEE_QUIET * depth * depth
+                )  # fmt: skip
             elif scores[i] < 0:  # a capture that loses material (``_order``)
                 prune = see(pos, tab, move, gain) < -SEE_CAPTURE * depth
         checks = 1 if gives_check(pos, tab, move) else 0  # known before the move is made
