@@ -147,6 +147,19 @@ def _add(out, trace, sign, index, count):
 
 
 @kernel
+def _piece(out, trace, sign, attacks, free, zone, mobility, kind, mg, eg, attackers, units):
+    """One piece of ``_pieces``: its mobility (feature ``mobility`` + its safe squares) added to
+    (``mg``, ``eg``), and its attacks on the enemy king's ``zone`` to (``attackers``,
+    ``units``); the four, updated."""
+    m, e = _add(out, trace, sign, mobility + popcount(attacks & free), I1)
+    near = attacks & zone
+    if near:
+        attackers += 1
+        units += ATTACK_WEIGHT[kind] * popcount(near)
+    return mg + m, eg + e, attackers, units
+
+
+@kernel
 def _pieces(pos, tab, side, out, trace):
     """Mobility, attacks on the enemy king, rooks on open files, the bishop pair and the
     pieces attacked by pawns of one side, as (middle game, end game) for White; then the
@@ -170,61 +183,42 @@ def _pieces(pos, tab, side, out, trace):
     by_bishop = U0
     straight = U0
     by_queen = U0
+    # one loop a kind (no branch on the kind inside), each piece counted by ``_piece``
     x = pos[b + KNIGHT]
     while x:
         attacks = tab[T_KNIGHT + lsb(x)]
         x &= x - U1
-        m, e = _add(out, trace, sign, F_MOB_N + popcount(attacks & free), I1)
-        mg += m
-        eg += e
         by_knight |= attacks
-        near = attacks & zone
-        if near:
-            attackers += 1
-            units += ATTACK_WEIGHT[KNIGHT] * popcount(near)
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_N, KNIGHT,
+                                          mg, eg, attackers, units)  # fmt: skip
     x = pos[b + BISHOP]
     while x:
         attacks = bishop_attacks(tab, lsb(x), occ)
         x &= x - U1
-        m, e = _add(out, trace, sign, F_MOB_B + popcount(attacks & free), I1)
-        mg += m
-        eg += e
         by_bishop |= attacks
-        near = attacks & zone
-        if near:
-            attackers += 1
-            units += ATTACK_WEIGHT[BISHOP] * popcount(near)
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_B, BISHOP,
+                                          mg, eg, attackers, units)  # fmt: skip
     x = pos[b + ROOK]
     while x:
         square = lsb(x)
         x &= x - U1
         attacks = rook_attacks(tab, square, occ)
+        straight |= attacks
         f = FILES[square & 7]
         if pawns & f == U0:
             m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF, I1)
             mg += m
             eg += e
-        m, e = _add(out, trace, sign, F_MOB_R + popcount(attacks & free), I1)
-        mg += m
-        eg += e
-        straight |= attacks
-        near = attacks & zone
-        if near:
-            attackers += 1
-            units += ATTACK_WEIGHT[ROOK] * popcount(near)
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_R, ROOK,
+                                          mg, eg, attackers, units)  # fmt: skip
     x = pos[b + QUEEN]
     while x:
         square = lsb(x)
         x &= x - U1
         attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
-        m, e = _add(out, trace, sign, F_MOB_Q + popcount(attacks & free), I1)
-        mg += m
-        eg += e
         by_queen |= attacks
-        near = attacks & zone
-        if near:
-            attackers += 1
-            units += ATTACK_WEIGHT[QUEEN] * popcount(near)
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_Q, QUEEN,
+                                          mg, eg, attackers, units)  # fmt: skip
     every |= by_knight | by_bishop | straight | by_queen
     if attackers >= 2 and pos[b + QUEEN]:
         units = min(units, 60)
