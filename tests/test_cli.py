@@ -690,7 +690,9 @@ def test_match_same_players_are_told_apart() -> None:
     assert set(_table(out)) == {"A: depth:1", "B: depth:1"}
 
 
-@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize(  # chess: two games to their end, 0.7 s (2026-12-02)
+    "game", [pytest.param(g, marks=pytest.mark.slow) if g == "chess" else g for g in games()]
+)
 def test_match_every_game(game: str) -> None:
     code, out, err = run("match", "random", "depth:1,eval=zero", "--game", game, "-n", "2")
     assert code == 0, err
