@@ -78,10 +78,13 @@ serve: $(VENV)/.installed-web
 
 test: $(VENV)/.installed-test gnubg lint typecheck pytest
 
-# the inner loop: lint, types and every test not marked slow (2,088 tests), on two processes
-# (pytest-xdist; FAST_JOBS=1 for one): 82.5 s of pytest, 84 s and 118 s of CPU in all, on a
-# clean clone on 2026-11-28 after its make test (mypy's cache warm, no bytecode cached; load
-# 2.2-2.8). A test over about 1 s of CPU is marked @pytest.mark.slow (make test runs it)
+# the inner loop: lint, types and every test not marked slow (2,052 tests of 2,312), on two
+# processes (pytest-xdist; FAST_JOBS=1 for one): 67.9 s of pytest, 71 s of wall and 131 s of
+# CPU for the whole make test-fast, on 2026-12-02 with the kernels built and the bytecode
+# cached (load 2.0-2.4, no other job). Back to back that day, pytest alone took 68.7-70.2 s
+# (131-135 s of CPU), and the tests before that day's cuts 102.7-103.8 s (195-198 s of CPU).
+# A test of about 0.5 s of CPU or more is marked @pytest.mark.slow (make test runs it) where
+# a quicker case of its module and feature stays in make test-fast
 FAST_JOBS ?= 2
 # make test: every test, on two processes too; a module's tests stay in one process
 # (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.

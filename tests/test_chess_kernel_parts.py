@@ -450,6 +450,7 @@ SPECIAL_CHECKS = (
 )
 
 
+@pytest.mark.slow  # every move of thousands of positions: 1.4 s (2026-12-02)
 def test_gives_check_before_the_move_agrees_with_making_it() -> None:
     """The search asks whether a move gives check before making it (``_movegen.gives_check``),
     so that a move it prunes is never made; that must be what making the move and asking

@@ -188,8 +188,12 @@ def test_a_closed_stderr_does_not_change_the_exit_code() -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-@pytest.mark.parametrize(
-    "command", ["unbeatable analyze tictactoe 5", "echo 5 | unbeatable solve tictactoe"]
+@pytest.mark.parametrize(  # each a process, 0.6 s (2026-12-02): one of them is slow
+    "command",
+    [
+        "unbeatable analyze tictactoe 5",
+        pytest.param("echo 5 | unbeatable solve tictactoe", marks=pytest.mark.slow),
+    ],
 )
 def test_dev_full_as_a_process(command: str) -> None:
     done = shell(command + " > /dev/full")
@@ -202,9 +206,9 @@ def test_dev_full_as_a_process(command: str) -> None:
 @pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs /proc/self/mem")
 @pytest.mark.parametrize(
     "command",
-    [
+    [  # each a process, 0.6 s (2026-12-02): the file and play's standard input stay quick
         "unbeatable solve tictactoe /proc/self/mem",
-        "unbeatable solve tictactoe < /proc/self/mem",
+        pytest.param("unbeatable solve tictactoe < /proc/self/mem", marks=pytest.mark.slow),
         "unbeatable play tictactoe < /proc/self/mem",
     ],
 )

@@ -90,7 +90,9 @@ def test_random_positions_of_the_middle_game(checker: Solver) -> None:
         checked += 1
 
 
-@pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5), (6, 5)])
+@pytest.mark.parametrize(  # 4 x 5: 1.0 s (2026-12-02)
+    ("width", "height"), [(5, 4), pytest.param(4, 5, marks=pytest.mark.slow), (6, 5)]
+)
 def test_small_boards_keep_the_value_of_the_generic_search(width: int, height: int) -> None:
     """Boards without the database: each line is checked by the generic alpha-beta too."""
     game = get_game(f"connect4:width={width},height={height}")

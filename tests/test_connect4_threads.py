@@ -107,7 +107,15 @@ def test_a_search_alone_or_stopped_takes_back_every_mark_it_made() -> None:
         assert int(solver._workers[0].stats[2]) == 0  # nobody else marked anything
 
 
-@pytest.mark.parametrize("moves", [START, "2252576253462244", "32751571231557", "2416615552"])
+@pytest.mark.parametrize(  # ten stones: 1.0 s (2026-12-02)
+    "moves",
+    [
+        START,
+        "2252576253462244",
+        "32751571231557",
+        pytest.param("2416615552", marks=pytest.mark.slow),
+    ],
+)
 def test_two_threads_agree_with_one_on_every_question(moves: str) -> None:
     one = Solver(table_bytes=1 << 22, book=False, threads=1)
     two = Solver(table_bytes=1 << 22, book=False, threads=2)

@@ -98,6 +98,7 @@ def test_an_exact_solve_says_the_game_cannot_be_solved() -> None:
     assert "chess cannot be solved" in one_error_line(err)
 
 
+@pytest.mark.slow  # two searches of the game's time: 0.8 s (2026-12-02)
 @pytest.mark.usefixtures("short")
 def test_the_cli_plays_and_analyzes_chess_with_no_limit() -> None:
     code, out, err = run("play", "chess", "--human", "first", stdin="e2e4\nquit\n")

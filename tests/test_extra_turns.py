@@ -72,6 +72,7 @@ def test_every_algorithm_agrees_with_brute_force(rows: int, cols: int, count: in
                 assert score.value == move_value(state, move), (variant, state, move)
 
 
+@pytest.mark.slow  # 0.8 s (2026-12-02)
 def test_depth_limited_and_deepening_searches_agree_across_algorithms() -> None:
     for state in positions(2, 2, 12, seed=3, least=4):
         if state.outcome() is not None:

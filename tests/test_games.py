@@ -51,8 +51,13 @@ def playouts(spec: str, games: int, seed: int) -> list[list[State]]:
     return lines
 
 
+#: The long games: chess (slow), and 11 x 11 Hex and 15 x 15 five in a row (2.6 s each on
+#: 2026-12-02; tests/test_hex.py checks the protocol on smaller Hex boards in make test-fast).
+LONG_GAMES = {"chess", "hex", "mnk:15,15,5"}
+
+
 @pytest.mark.parametrize(
-    "spec", [pytest.param(s, marks=pytest.mark.slow) if s == "chess" else s for s in SPECS]
+    "spec", [pytest.param(s, marks=pytest.mark.slow) if s in LONG_GAMES else s for s in SPECS]
 )
 def test_every_game_passes_the_conformance_check(spec: str) -> None:
     """The one conformance suite, :func:`unbeatable.check_game` (the checks users run on their

@@ -134,7 +134,8 @@ def hex_of(spec: str) -> Hex:
 # --- rules ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, 8, 11])
+# 11: the default board, 0.6 s (2026-12-02)
+@pytest.mark.parametrize("n", [2, 3, 5, 8, pytest.param(11, marks=pytest.mark.slow)])
 def test_a_game_ends_exactly_when_a_chain_joins_its_edges(n: int) -> None:
     game = hex_of(f"hex:{n}")
     rng = random.Random(n)
@@ -207,7 +208,10 @@ def test_threats_are_the_cells_that_join_the_other_players_edges() -> None:
     assert hex_of("hex:2,swap").parse_position("b1").threats() is None  # the swap escapes
 
 
-@pytest.mark.parametrize("spec", ["hex:2", "hex:3", "hex:4,swap", "hex:6", "hex:7,swap"])
+@pytest.mark.parametrize(  # 7 x 7 with the swap: 1.3 s (2026-12-02); 4 x 4 has the swap too
+    "spec",
+    ["hex:2", "hex:3", "hex:4,swap", "hex:6", pytest.param("hex:7,swap", marks=pytest.mark.slow)],
+)
 def test_every_promise_of_the_protocol(spec: str) -> None:
     assert check_game(get_game(spec).initial(), games=15).positions > 0
 

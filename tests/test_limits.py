@@ -31,15 +31,30 @@ def run_bounded(states: list[State], limits: Limits, algorithm: str | None) -> l
     return counts
 
 
-@pytest.mark.parametrize("spec", ["connect4", "mnk:4,4,4", "mnk:5,5,4"])
-@pytest.mark.parametrize("algorithm", ["alphabeta", "alphabeta-stack"])
+#: Each case is 30 searches of 20 ms, 0.6 s (2026-12-02): one a search routine stays in make
+#: test-fast (the recursion on Connect Four, the explicit stack on 5 x 5), the rest are slow.
+QUICK_LIMITS = {("alphabeta", "connect4"), ("alphabeta-stack", "mnk:5,5,4")}
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "spec"),
+    [
+        (algorithm, spec)
+        if (algorithm, spec) in QUICK_LIMITS
+        else pytest.param(algorithm, spec, marks=pytest.mark.slow)
+        for algorithm in ["alphabeta", "alphabeta-stack"]
+        for spec in ["connect4", "mnk:4,4,4", "mnk:5,5,4"]
+    ],
+)
 def test_many_short_time_limits_all_stop(spec: str, algorithm: str) -> None:
     rng = random.Random(f"{spec}/{algorithm}")
     states = [random_position(spec, rng.randrange(0, 8), rng) for _ in range(30)]
     run_bounded(states, Limits(time=0.02), algorithm)
 
 
-@pytest.mark.parametrize("spec", ["connect4", "mnk:4,4,4", "mnk:5,5,4"])
+@pytest.mark.parametrize(  # Connect Four's 120 searches: 0.7 s (2026-12-02)
+    "spec", [pytest.param("connect4", marks=pytest.mark.slow), "mnk:4,4,4", "mnk:5,5,4"]
+)
 def test_node_budgets_are_honoured_to_the_node(spec: str) -> None:
     rng = random.Random(spec)
     states = [random_position(spec, rng.randrange(0, 8), rng) for _ in range(30)]

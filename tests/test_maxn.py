@@ -78,7 +78,9 @@ def every_position(start: MNKPartyState) -> list[MNKPartyState]:
     return sorted(seen, key=repr)
 
 
-@pytest.mark.parametrize("spec", ["mnk:2,3,2,players=3", "mnk:3,3,3,players=3"])
+@pytest.mark.parametrize(  # 3 x 3: 200 positions against the brute force, 1.3 s (2026-12-02)
+    "spec", ["mnk:2,3,2,players=3", pytest.param("mnk:3,3,3,players=3", marks=pytest.mark.slow)]
+)
 def test_mnk_of_three_players_is_solved_as_brute_force_says(spec: str) -> None:
     start = get_game(spec).initial()
     assert isinstance(start, MNKPartyState)

@@ -31,8 +31,8 @@ def test_the_new_features_have_names() -> None:
     ("game", "depth"),
     [
         ("mnk:2,4,3", 2),
-        ("mnk:2,4,3", 3),
-        ("mnk:2,4,3", 12),
+        pytest.param("mnk:2,4,3", 3, marks=pytest.mark.slow),  # 0.8 s (2026-12-02)
+        pytest.param("mnk:2,4,3", 12, marks=pytest.mark.slow),  # 1.2 s: to the end
         pytest.param("dots", 2, marks=pytest.mark.slow),
         pytest.param("dots", 3, marks=pytest.mark.slow),
     ],
@@ -78,7 +78,8 @@ def test_exact_searches_give_the_same_answer_with_pvs_and_aspiration(
 
 @pytest.mark.parametrize(
     "seed",
-    [pytest.param(0, marks=pytest.mark.slow), 1, 2, 3, 4, 5],  # 0: the whole of Dots 2x2
+    # 0: the whole of Dots 2x2; 1 and 2 (one or two edges drawn): 1.7 s and 1.0 s (2026-12-02)
+    [pytest.param(seed, marks=pytest.mark.slow) for seed in (0, 1, 2)] + [3, 4, 5],
 )
 def test_exact_values_with_extra_turns_are_unchanged_by_pvs(seed: int) -> None:
     state = Dots(2, 2)
@@ -134,7 +135,7 @@ CHESS = get_game("chess")
 #: (FEN, moves to mate, a mating first move): checked below against a search without features.
 MATES = [
     ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, "h5f7"),
-    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, None),
+    pytest.param("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2, None, marks=pytest.mark.slow),  # 0.7 s
     pytest.param(
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
         2,
@@ -143,7 +144,9 @@ MATES = [
     ),
     ("6k1/5ppp/8/8/8/8/5PPP/1R2R1K1 w - - 0 1", 1, None),
     ("k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, "h1h8"),
-    ("7k/6p1/6p1/8/8/4K3/8/RR6 w - - 0 1", 2, None),
+    pytest.param(
+        "7k/6p1/6p1/8/8/4K3/8/RR6 w - - 0 1", 2, None, marks=pytest.mark.slow
+    ),  # 0.8 s; its mate past the depth limit: test_the_check_extension_sees_a_mate_...
     ("3k4/8/8/8/8/1r6/r7/7K w - - 0 1", -1, "h1g1"),  # the only move, then mated
 ]
 
@@ -212,7 +215,10 @@ def test_the_check_extension_sees_a_mate_past_the_depth_limit() -> None:
     "fen",
     [
         "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        pytest.param(  # 0.6 s (2026-12-02)
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_chess_values_at_a_depth_are_unchanged_by_pvs_and_aspiration(fen: str) -> None:
@@ -297,29 +303,34 @@ def test_lines_stay_legal_with_every_feature_serial_and_parallel() -> None:
             position = position.play(move)
 
 
-def test_a_bounded_search_leaves_a_legal_line_at_its_root() -> None:
-    """What a parallel worker replays: the line at the root of a search whose value fell
-    outside its window. A node's line starts empty, so that a parent never extends its move
-    with a line left by a sibling or by the pass of null-move pruning."""
-    from unbeatable.search.table import TranspositionTable
-
-    wac = [
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+@pytest.mark.parametrize(
+    "fen",
+    [
+        pytest.param(  # a middle game: 0.6 s of the six positions' 1.2 s (2026-12-02)
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", marks=pytest.mark.slow
+        ),
         "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
         "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
         "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
         "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
         "7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1",
-    ]
-    for fen in wac:
-        state = CHESS.parse_position(fen)
-        for alpha, beta in [(-1, 0), (0, 1), (100, 101), (-300, -299), (300, 301)]:
-            engine = Engine(
-                table=TranspositionTable(1 << 16), symmetry=True, hints=True, evaluate=None,
-                order=None, deadline=None, max_nodes=None, features=frozenset(FEATURES),
-            )  # fmt: skip
-            engine.alphabeta(state, 3, alpha, beta, 0)
-            position = state
-            for move in engine.line(0):
-                assert move in position.legal_moves(), (fen, alpha, beta, engine.line(0))
-                position = position.play(move)
+    ],
+)
+def test_a_bounded_search_leaves_a_legal_line_at_its_root(fen: str) -> None:
+    """What a parallel worker replays: the line at the root of a search whose value fell
+    outside its window, here in positions of Win at Chess. A node's line starts empty, so that
+    a parent never extends its move with a line left by a sibling or by the pass of null-move
+    pruning."""
+    from unbeatable.search.table import TranspositionTable
+
+    state = CHESS.parse_position(fen)
+    for alpha, beta in [(-1, 0), (0, 1), (100, 101), (-300, -299), (300, 301)]:
+        engine = Engine(
+            table=TranspositionTable(1 << 16), symmetry=True, hints=True, evaluate=None,
+            order=None, deadline=None, max_nodes=None, features=frozenset(FEATURES),
+        )  # fmt: skip
+        engine.alphabeta(state, 3, alpha, beta, 0)
+        position = state
+        for move in engine.line(0):
+            assert move in position.legal_moves(), (fen, alpha, beta, engine.line(0))
+            position = position.play(move)

@@ -32,7 +32,9 @@ def _engine(mate_distance: bool, seen: list[SearchEvent]) -> Engine:
     )
 
 
-@pytest.mark.parametrize("position", ["", "5", "51", "513", "1524"])
+@pytest.mark.parametrize(  # "": the whole game twice, 0.9 s (2026-12-02)
+    "position", [pytest.param("", marks=pytest.mark.slow), "5", "51", "513", "1524"]
+)
 def test_without_mate_distance_cuts_the_value_is_the_same_and_more_nodes_are_searched(
     position: str,
 ) -> None:
@@ -98,7 +100,10 @@ class Seen:
         self.pruned: list[tuple[str, ...]] = []
 
 
-@pytest.mark.parametrize("spec", ["tictactoe", "mnk:3,4,3", "subtraction:pile=9,take=3"])
+@pytest.mark.parametrize(  # 3 x 4: 1.5 s (2026-12-02)
+    "spec",
+    ["tictactoe", pytest.param("mnk:3,4,3", marks=pytest.mark.slow), "subtraction:pile=9,take=3"],
+)
 def test_the_textbook_switch_searches_the_textbooks_tree(spec: str) -> None:
     """Every node visited and every move pruned, in order, is the textbook's."""
     rng = random.Random(19)
@@ -139,6 +144,7 @@ def test_textbook_and_library_alpha_beta_agree_on_the_value_and_differ_where_lab
         build_tree(state, 2, "alphabeta", textbook=True, hints=True)
 
 
+@pytest.mark.slow  # two workers to depth 7 (the least with a presearch): 1.4 s (2026-12-02)
 def test_the_task_log_says_which_iteration_each_task_belongs_to() -> None:
     from unbeatable import Limits
     from unbeatable.search import ParallelSearcher

@@ -82,6 +82,7 @@ def test_the_empty_board_is_a_draw() -> None:
     assert result.best_moves == tuple(range(9))  # every first move draws
 
 
+@pytest.mark.slow  # 5,478 positions: 1.2 s (2026-12-02); the sample below stays in test-fast
 def test_every_legal_position_gets_the_brute_force_value() -> None:
     game = get_game("tictactoe")
     searcher = Searcher()  # one table across all positions: also tests reuse across roots
@@ -132,6 +133,7 @@ def test_the_ai_with_random_tie_breaks_never_loses_either(seed: int) -> None:
         never_loses(Searcher(rng=random.Random(seed)), side)
 
 
+@pytest.mark.slow  # a search of every position: 1.1 s (2026-12-02)
 def test_the_ai_plays_only_value_keeping_moves() -> None:
     game = get_game("tictactoe")
     searcher = Searcher()
@@ -166,6 +168,7 @@ def test_pruning_the_table_and_symmetry_each_save_nodes() -> None:
     assert plain > pruned > tabled > symmetric > hinted
 
 
+@pytest.mark.slow  # solved from the empty board: 1.6 s (2026-12-02)
 def test_4x4_with_four_in_a_row_is_a_draw() -> None:
     result = search(get_game("mnk:4,4,4").initial(), table_size=1 << 21)
     assert result.exact and result.score.is_draw
@@ -205,6 +208,7 @@ def test_sooner_wins_are_preferred() -> None:
     }
 
 
+@pytest.mark.slow  # 15 x 15 searched two plies deep: 1.2 s (2026-12-02)
 def test_depth_limited_search_uses_the_evaluation() -> None:
     state = get_game("mnk:15,15,5").initial()
     result = search(state, Limits(depth=2))

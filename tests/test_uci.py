@@ -26,8 +26,19 @@ STOCKFISH = shutil.which("stockfish") or next(
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def engine() -> Iterator[chess.engine.SimpleEngine]:
+    """One engine for the module's quick tests, each a few commands of one session: starting
+    one (an interpreter that loads the compiled kernels) cost about 1.3 s of CPU a test, most
+    of their cost (2026-12-02). A test that changes an option sets it back."""
+    with chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=60) as running:
+        yield running
+
+
+@pytest.fixture
+def fresh_engine() -> Iterator[chess.engine.SimpleEngine]:
+    """An engine of its own, just started, for the games under a clock: its first move is
+    searched while the kernels may still be loading, as in a GUI's first game."""
     with chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=60) as running:
         yield running
 
@@ -67,8 +78,9 @@ def test_stop_during_go_infinite(engine: chess.engine.SimpleEngine) -> None:
 
 @pytest.mark.slow
 def test_a_short_game_under_a_clock_is_never_lost_on_time(
-    engine: chess.engine.SimpleEngine,
+    fresh_engine: chess.engine.SimpleEngine,
 ) -> None:
+    engine = fresh_engine
     board = chess.Board()
     # 6 s each for four moves: short enough that an engine ignoring the clock loses, long
     # enough that a machine shared with other jobs does not decide it
@@ -88,7 +100,10 @@ def test_a_short_game_under_a_clock_is_never_lost_on_time(
 def test_multipv_and_threads_through_the_client(engine: chess.engine.SimpleEngine) -> None:
     engine.configure({"Threads": 2})
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    try:
+        infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    finally:
+        engine.configure({"Threads": 1})  # the module's engine is shared: its default back
     assert len(infos) == 3
     firsts = [info["pv"][0] for info in infos]
     assert len(set(firsts)) == 3 and all(board.is_legal(m) for m in firsts)
@@ -120,8 +135,9 @@ def test_go_perft_through_a_pipe() -> None:
     "make test installs it where it can): the short game against it is not played",
 )
 def test_a_short_game_against_stockfish_is_legal_to_the_end(
-    engine: chess.engine.SimpleEngine,
+    fresh_engine: chess.engine.SimpleEngine,
 ) -> None:
+    engine = fresh_engine
     assert STOCKFISH is not None
     with chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60) as stockfish:
         stockfish.configure({"Threads": 1, "Hash": 16, "UCI_LimitStrength": True, "UCI_Elo": 1350})

@@ -135,6 +135,7 @@ def test_the_sprt_decides_only_on_enough_evidence() -> None:
     assert match.decided([{"score": 1.0}] * 200 + [{"score": 0.0}] * 20, [0, 20])
 
 
+@pytest.mark.slow  # three runs of the script: 1.0 s (2026-12-02)
 def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
     settings: dict[str, object] = {"opponent": "x", "options": {}, "ours": None}

@@ -235,10 +235,13 @@ def test_an_error_quoting_a_long_position_quotes_80_characters(client: TestClien
 
 @pytest.mark.parametrize(
     "url",
-    [
+    [  # each searches to the cap, 0.5 s (2026-12-02): a move and an analysis stay quick
         "/api/move?game=mnk:4,4,4&moves=&opponent=time:1&timeout=1",
-        "/api/move?game=connect4:width=8,height=7&moves=45&opponent=time:5&timeout=1",
-        "/api/analyze?game=mnk:4,4,4&moves=&time=3&timeout=1",
+        pytest.param(
+            "/api/move?game=connect4:width=8,height=7&moves=45&opponent=time:5&timeout=1",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param("/api/analyze?game=mnk:4,4,4&moves=&time=3&timeout=1", marks=pytest.mark.slow),
         "/api/analyze?game=connect4:width=8,height=7&moves=45&time=5&timeout=1",
     ],
 )
