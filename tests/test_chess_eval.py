@@ -127,6 +127,14 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         # the queen can check on d8 or d5, which nothing of Black's guards; the knight cannot
         ("6k1/8/8/8/8/8/8/K2Q3N w - - 0 1", _weights.F_SAFE_CHECK, 1),
         ("6k1/8/8/8/8/8/8/K2Q3N b - - 0 1", _weights.F_SAFE_CHECK, 1),
+        # a bare white king in the corner, Black's queen and king: driven to the edge, the
+        # kings 11 king steps apart along rank and file; with a pawn left, or Black with one
+        # knight only, nothing
+        ("K7/8/8/8/8/8/8/4k2q w - - 0 1", _weights.F_MOPUP_EDGE, -6),
+        ("K7/8/8/8/8/8/8/4k2q w - - 0 1", _weights.F_MOPUP_NEAR, -3),
+        ("K7/P7/8/8/8/8/8/4k2q w - - 0 1", _weights.F_MOPUP_EDGE, 0),
+        ("K7/8/8/8/8/8/8/4k2n w - - 0 1", _weights.F_MOPUP_EDGE, 0),
+        ("K7/8/8/8/8/8/8/3nk2b w - - 0 1", _weights.F_MOPUP_EDGE, -6),
     ],
 )
 def test_each_term_counts_what_it_says(fen: str, feature: int, count: int) -> None:

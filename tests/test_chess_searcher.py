@@ -67,6 +67,33 @@ def test_mates_are_found_at_their_distance(fen: str, plies: int) -> None:
         assert not _mates_within(position, plies // 2)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("fen", "plies"),
+    [
+        ("K7/8/8/8/8/8/8/4k2q w - - 0 1", 30),  # the bare king in a corner, the other far
+        ("1K6/8/8/4q3/5k2/8/8/8 w - - 0 139", 50),  # a ply-cap draw of a match (2026-12-02)
+        ("8/8/3k4/8/8/8/8/K6R b - - 0 1", 50),  # king and rook, the bare king in the centre
+    ],
+)
+def test_a_bare_king_is_mated_within_a_small_node_budget(fen: str, plies: int) -> None:
+    """With 20,000 nodes a move, as in a fast game's last moves, king and queen (or rook)
+    mate a bare king well inside the fifty-move rule: the evaluation drives the bare king to
+    the edge and brings the other king (``_eval._mop_up``); without it the search wandered
+    (113 plies and a draw by material from the first position, the queen lost; 72 from the
+    second)."""
+    position = Position.from_fen(fen)
+    searcher = Searcher(hash_mb=16)
+    for ply in range(plies):
+        result = searcher.search(position, Limits(nodes=20_000))
+        assert result.best is not None
+        position = position.play(result.best)
+        if position.is_checkmate():
+            return
+        assert position.termination() is None, (fen, ply, position.fen())
+    raise AssertionError(f"no mate in {plies} plies from {fen}: at {position.fen()}")
+
+
 def test_the_mated_side_sees_its_loss() -> None:
     legal = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
     position = Position.from_fen(legal).play_san("Nf6+")  # every reply is mated at once

@@ -71,6 +71,8 @@ from ._weights import (
     F_MOB_N,
     F_MOB_Q,
     F_MOB_R,
+    F_MOPUP_EDGE,
+    F_MOPUP_NEAR,
     F_PASSED,
     F_PASSED_FREE,
     F_PASSED_MY_KING,
@@ -388,7 +390,34 @@ def terms(pos, tab, out, trace):
         m, e = _pawns(pos, side, out, trace)
         mg += m
         eg += e
-    return mg, eg
+    m, e = _mop_up(pos, out, trace)
+    return mg + m, eg + e
+
+
+@kernel
+def _mop_up(pos, out, trace):
+    """Against a bare king, the side with a queen, a rook or two minor pieces: the bare king's
+    distance from the centre and the kings' nearness, as (middle game, end game) for White."""
+    for strong in range(2):
+        weak = 1 - strong
+        king = pos[P_BB + weak * 6 + KING]
+        b = P_BB + strong * 6
+        minors = pos[b + KNIGHT] | pos[b + BISHOP]
+        if pos[P_OCC + weak] != king or (
+            pos[b + QUEEN] | pos[b + ROOK] == U0 and minors & (minors - U1) == U0
+        ):
+            continue
+        bare = lsb(king)
+        mine = lsb(pos[b + KING])
+        rank = bare >> 3
+        file = bare & 7
+        edge = max(3 - file, file - 4) + max(3 - rank, rank - 4)
+        near = 14 - abs(rank - (mine >> 3)) - abs(file - (mine & 7))
+        sign = 1 - 2 * strong
+        m, e = _add(out, trace, sign, np.int64(F_MOPUP_EDGE), edge)
+        m2, e2 = _add(out, trace, sign, np.int64(F_MOPUP_NEAR), near)
+        return m + m2, e + e2
+    return 0, 0
 
 
 @kernel

@@ -37,7 +37,13 @@ F_THREAT_MINOR = F_TEMPO + 1  # an enemy rook or queen attacked by a knight or b
 F_THREAT_ROOK = F_THREAT_MINOR + 1  # an enemy queen attacked by a rook
 F_HANGING = F_THREAT_ROOK + 1  # an enemy piece (not a pawn or king) attacked and undefended
 F_SAFE_CHECK = F_HANGING + 1  # a kind of piece (N, B, R, Q) with a check the enemy does not guard
-N_FEATURES = F_SAFE_CHECK + 1
+# against a bare king (no pawn, no piece) the side with a queen, a rook or two minor pieces
+# drives it to the edge and brings its own king (the search alone wanders when the mate lies
+# beyond its depth): the bare king's distance from the centre (0..6, in king steps along the
+# rank and the file), and 14 less the two kings' distance along the rank and the file
+F_MOPUP_EDGE = F_SAFE_CHECK + 1
+F_MOPUP_NEAR = F_MOPUP_EDGE + 1
+N_FEATURES = F_MOPUP_NEAR + 1
 
 # weights (chess_tune.py --write replaces this block)
 # fmt: off
@@ -92,6 +98,10 @@ WEIGHTS = np.array([
         35,
         # F_SAFE_CHECK
         40,
+        # F_MOPUP_EDGE
+        10,
+        # F_MOPUP_NEAR
+        4,
     ],
     [  # end game
         # F_MOB_N
@@ -143,6 +153,10 @@ WEIGHTS = np.array([
         15,
         # F_SAFE_CHECK
         10,
+        # F_MOPUP_EDGE
+        10,
+        # F_MOPUP_NEAR
+        4,
     ],
 ], dtype=np.int64)
 # fmt: on
