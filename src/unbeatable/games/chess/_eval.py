@@ -12,7 +12,8 @@ passed pawns by rank (free to advance, the kings' distances), rooks on open and 
 the bishop pair, doubled and isolated pawns, pieces attacked by pawns, the move's tempo, and
 threats (rooks and queens attacked by knights or bishops, queens by rooks, pieces attacked and
 not defended, safe checks: ``_threats``). Each group of terms was kept because a match said it
-pays (docs/chess.md).
+pays (docs/chess.md), but the mop-up against a bare king (``_mop_up``), which a match cannot
+measure (it plays in few games) and a test of mating at a small budget shows.
 
 ``see``: what a capture wins or loses once every piece that bears on its square has taken in
 turn, least valuable first, each side free to stop taking when that suits it (the swap
