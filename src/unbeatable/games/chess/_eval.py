@@ -138,6 +138,9 @@ U255 = np.uint64(255)
 
 ATTACK_WEIGHT = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per square of the king's zone
 EXTRAS = True  # False: PeSTO alone (to measure the terms against)
+# ``_piece``'s arguments as numpy scalars, not literals: one compiled kernel for every call
+MOB_N, MOB_B, MOB_R, MOB_Q = (np.int64(f) for f in (F_MOB_N, F_MOB_B, F_MOB_R, F_MOB_Q))
+N_KIND, B_KIND, R_KIND, Q_KIND = (np.int64(k) for k in (KNIGHT, BISHOP, ROOK, QUEEN))
 
 
 @kernel
@@ -177,10 +180,10 @@ def _pieces(pos, tab, side, out, trace):
     by_their_pawns = _pawn_attacks(theirs, other)
     free = ~(pos[P_OCC + side] | by_their_pawns)
     zone = KING_ZONE[other * 64 + lsb(pos[P_BB + other * 6 + KING])]
-    mg = 0
-    eg = 0
-    attackers = 0
-    units = 0
+    mg = I0  # numpy scalars, not literals (``_piece`` is compiled once)
+    eg = I0
+    attackers = I0
+    units = I0
     every = _pawn_attacks(pawns, side) | tab[T_KING + lsb(pos[b + KING])]
     by_knight = U0
     by_bishop = U0
@@ -192,14 +195,14 @@ def _pieces(pos, tab, side, out, trace):
         attacks = tab[T_KNIGHT + lsb(x)]
         x &= x - U1
         by_knight |= attacks
-        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_N, KNIGHT,
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, MOB_N, N_KIND,
                                           mg, eg, attackers, units)  # fmt: skip
     x = pos[b + BISHOP]
     while x:
         attacks = bishop_attacks(tab, lsb(x), occ)
         x &= x - U1
         by_bishop |= attacks
-        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_B, BISHOP,
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, MOB_B, B_KIND,
                                           mg, eg, attackers, units)  # fmt: skip
     x = pos[b + ROOK]
     while x:
@@ -212,7 +215,7 @@ def _pieces(pos, tab, side, out, trace):
             m, e = _add(out, trace, sign, F_ROOK_OPEN if theirs & f == U0 else F_ROOK_HALF, I1)
             mg += m
             eg += e
-        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_R, ROOK,
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, MOB_R, R_KIND,
                                           mg, eg, attackers, units)  # fmt: skip
     x = pos[b + QUEEN]
     while x:
@@ -220,7 +223,7 @@ def _pieces(pos, tab, side, out, trace):
         x &= x - U1
         attacks = bishop_attacks(tab, square, occ) | rook_attacks(tab, square, occ)
         by_queen |= attacks
-        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, F_MOB_Q, QUEEN,
+        mg, eg, attackers, units = _piece(out, trace, sign, attacks, free, zone, MOB_Q, Q_KIND,
                                           mg, eg, attackers, units)  # fmt: skip
     every |= by_knight | by_bishop | straight | by_queen
     if attackers >= 2 and pos[b + QUEEN]:
