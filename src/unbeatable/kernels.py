@@ -175,7 +175,7 @@ def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
         # and what the last complete load left (:func:`remember`): a count of the old sources'
         # kernels, which a partial load of the new ones (an analysis builds no perft) never
         # reaches, so that every later start would say a build is coming
-        for stamp in cache.glob("unbeatable-*.kernels"):
+        for stamp in cache.glob(_stamp_name("*")):
             stamp.unlink(missing_ok=True)
         fresh = cache / f"{SOURCES_STAMP}.{os.getpid()}"
         fresh.write_text(want)
@@ -186,8 +186,12 @@ def drop_stale_cache(package: Path, sources: tuple[str, ...]) -> bool:
     return True
 
 
+def _stamp_name(group_name: str) -> str:
+    return f"unbeatable-{group_name}.kernels"
+
+
 def _stamp(group: KernelGroup) -> Path:
-    return cache_dir(group) / f"unbeatable-{group.name}.kernels"
+    return cache_dir(group) / _stamp_name(group.name)
 
 
 def is_cold(group: KernelGroup) -> bool:

@@ -78,7 +78,6 @@ from ._tables import (
     I1,
     I2,
     MAX_MOVES,
-    P_BOARD,
     P_HALF,
     P_KEY,
     P_SIDE,
@@ -623,8 +622,9 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
                     and quiet_score(heur, np.int64(pos[P_SIDE]), pt, move, _prev(frames, ply, I1),
                                     _prev(frames, ply, I2)) < -HISTORY_PRUNE * depth
                 ) or (
-                    # a quiet move loses at most the piece moved: SEE only where that is enough
-                    SEE_VALUE[np.int64(pos[P_BOARD + (move & 63)]) % 6] > SEE_QUIET * depth * depth
+                    # a quiet move loses at most the piece moved (``pt``'s piece): SEE only
+                    # where that is more than the margin
+                    SEE_VALUE[(pt >> 6) % 6] > SEE_QUIET * depth * depth
                     and see(pos, tab, move, gain) < -SEE_QUIET * depth * depth
                 )  # fmt: skip
             elif scores[i] < 0:  # a capture that loses material (``_order``)
