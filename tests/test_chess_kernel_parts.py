@@ -410,14 +410,8 @@ def test_a_captures_ordering_score_is_negative_exactly_when_it_loses_by_see() ->
     """The quiescence search skips a capture that loses material by its ordering score's sign
     rather than by working SEE out again (``_search._next_child``); that holds only if the sign
     and SEE agree on every capture, which this checks on the captures and en-passant captures
-    of 2,000 positions of random games (a promotion is searched whatever it loses), with a
-    capture history of random values up to its bounds (it moves a capture's score, never
-    across zero)."""
+    of 2,000 positions of random games (a promotion is searched whatever it loses)."""
     heur = np.zeros(_order.HEUR_SIZE, dtype=np.int16)
-    rng = np.random.default_rng(5)
-    heur[_order.H_CAPTURE :] = rng.integers(
-        -_order.HISTORY_MAX, _order.HISTORY_MAX + 1, _order.HEUR_SIZE - _order.H_CAPTURE
-    )
     gain = np.zeros(34, dtype=np.int64)
     checked = losing = 0
     for position in _playout_positions(games=25, plies=80, seed=13):
@@ -439,34 +433,6 @@ def test_a_captures_ordering_score_is_negative_exactly_when_it_loses_by_see() ->
                 losing += loses
     assert checked > 2_000 and losing > 100  # both kinds met, many times
 
-
-
-def test_a_refuting_capture_rises_in_its_capture_history_and_the_captures_before_it_fall() -> None:
-    """``reward_captures``: the capture that refuted a position gains, the captures tried before
-    it lose (the move itself, last in the list, is not lowered), and among the captures of one
-    victim the one with the better capture history is ordered first; a quiet refutation lowers
-    the captures tried before it."""
-    position = Position.from_fen("4k3/8/8/3p4/2P2N2/8/8/4K3 w - - 0 1")  # cxd5 and Nxd5
-    cxd5, nxd5 = position.parse_uci("c4d5"), position.parse_uci("f4d5")
-    pos = position.array.copy()
-    heur = np.zeros(_order.HEUR_SIZE, dtype=np.int16)
-    tried = np.array([cxd5, nxd5], dtype=np.int32)
-    gain = np.zeros(34, dtype=np.int64)
-    with kernel_context():
-        c, n = (int(_order.capture_index(pos, I64(m))) for m in (cxd5, nxd5))
-        _order.reward_captures(heur, I64(nxd5), I64(5), tried, I64(0), I64(2), pos)
-        assert heur[n] > 0 > heur[c] and heur[n] == -heur[c]
-        legal = np.array([cxd5, nxd5], dtype=np.int32)
-        scores = np.zeros(2, dtype=np.int64)
-        _order.score_moves(
-            pos, TABLES, legal, scores, I64(0), I64(2), I64(0), heur, I64(0), gain, I64(-1),
-            I64(-1),
-        )  # fmt: skip
-        assert scores[1] > scores[0] > 0  # Nxd5 first: the pawn first by MVV/LVA alone
-        quiet = position.parse_uci("e1d2")
-        before = int(heur[c])
-        _order.reward_captures(heur, I64(quiet), I64(5), tried, I64(0), I64(1), pos)
-        assert heur[c] < before
 
 # Positions where a special move gives check (each would be missed by a test of ordinary moves):
 # castling on either side and for either colour, en passant discovering a rook's check and

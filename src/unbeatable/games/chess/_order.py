@@ -4,17 +4,11 @@
 """Move ordering of the search: each move gets a score and the search takes the best left.
 
 Order: the table's move; captures and promotions that do not lose material by the static
-exchange evaluation, most valuable victim first and, among those, by their capture history
-and then least valuable attacker first (a queen promotion counts as taking a queen; the
-victim's value times 8 plus a sixteenth of the capture history, so that the history reorders
-captures of one victim and only its extremes those of a pawn and a minor piece); the two
-killer moves of the ply (quiet moves
+exchange evaluation, most valuable victim first and, among those, least valuable attacker
+first (a queen promotion counts as taking a queen); the two killer moves of the ply (quiet moves
 that refuted a sibling); the counter-move (the quiet move that last refuted the opponent's
 previous move, by that move's piece and square); the other quiet moves by their history
-score; last, captures that lose material (in the same order among themselves). A capture's
-(or promotion's) capture history is kept by its piece, its to-square and the kind of piece it
-takes; it rises when the capture refutes a position and falls when it is tried before the move
-that does (a quiet move or another capture). A quiet move's history score is the sum of three:
+score; last, captures that lose material. A quiet move's history score is the sum of three:
 its history (by side, from square and to square) and its continuation history after the
 opponent's previous move and after our own move before that (by the piece and square of that
 move and of this one). Each rises when the move refutes a position and falls when it is tried
@@ -23,10 +17,8 @@ moves with the same score, the one generated first comes first (each score is pa
 move's place in the list: ``score_moves``).
 
 The per-thread heuristics live in one ``int16`` array ``heur``: the killers of each ply
-(``2 * MAX_PLY``), the history table (``2 * 4096``), the counter-moves (``12 * 64``), the
-continuation history (``(12 * 64) ** 2``), then the capture history (``12 * 64 * 6``: the
-piece-to index times 6 plus the kind taken, 0-4, or 5 for a promotion that takes nothing, a
-king being never taken). A move's "piece-to" index is ``piece * 64 + to``;
+(``2 * MAX_PLY``), the history table (``2 * 4096``), the counter-moves (``12 * 64``), then the
+continuation history (``(12 * 64) ** 2``). A move's "piece-to" index is ``piece * 64 + to``;
 -1 stands for no move (the root, a null move). Every value fits 16 bits: the histories stay
 within +-HISTORY_MAX (``_nudge``), and killers and counter-moves are quiet moves, whose flags
 (below ``CAPTURE``) keep them under 2**14. Half the bytes of ``int32`` keep more of the
@@ -42,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._eval import SEE_VALUE, captured_kind, is_quiet, see
+from ._eval import SEE_VALUE, captured_kind, see
 from ._tables import CAPTURE, P_BOARD, P_SIDE, PROMOTION, kernel
 from ._tt import MAX_PLY
 
@@ -55,10 +47,7 @@ H_KILLERS = 0
 H_HISTORY = 2 * MAX_PLY
 H_COUNTER = H_HISTORY + 2 * 4096
 H_CONT = H_COUNTER + 12 * 64
-H_CAPTURE = H_CONT + (12 * 64) ** 2
-HEUR_SIZE = H_CAPTURE + 12 * 64 * 6
-CAPTURE_BONUS = 8  # a capture's history bonus: CAPTURE_BONUS * min(depth^2, 400)
-CAPTURE_DIV = 16  # a capture's ordering score: victim * 8 + capture history / CAPTURE_DIV
+HEUR_SIZE = H_CONT + (12 * 64) ** 2
 COUNTER_SCORE = KILLER_SCORE - 2
 
 
@@ -85,14 +74,6 @@ def piece_to(pos, move):
 
 
 @kernel
-def capture_index(pos, move):
-    """The index in ``heur`` of the capture history of ``move`` (a capture or a promotion) in
-    ``pos`` (before it is made): by its piece, its to-square and the kind it takes (a promotion
-    that takes nothing in the king's place: a king is never taken)."""
-    return H_CAPTURE + piece_to(pos, move) * 6 + min(captured_kind(pos, move), 5)
-
-
-@kernel
 def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, prev1, prev2):
     """Give each move of ``moves[start:end]`` its ordering score (``gain``: ``see``'s scratch;
     ``prev1``, ``prev2``: the piece-to indices of the last two moves, -1 for none), packed with
@@ -114,7 +95,7 @@ def score_moves(pos, tab, moves, scores, start, end, tt_move, heur, ply, gain, p
             if flag & PROMOTION:
                 victim += SEE_VALUE[(flag & 3) + 1]
             attacker = SEE_VALUE[np.int64(pos[P_BOARD + (m & 63)]) % 6]
-            value = victim * 8 - attacker // 100 + heur[capture_index(pos, m)] // CAPTURE_DIV
+            value = victim * 8 - attacker // 100
             if attacker > victim and see(pos, tab, m, gain) < 0:
                 score = BAD_CAPTURE + value
             else:
@@ -191,17 +172,3 @@ def reward(heur, side, ply, move, depth, moves, tried_from, tried_to, pos, prev1
         other = np.int64(moves[i])
         if other != move:
             _nudge_all(heur, side, pos, other, prev1, prev2, -bonus)
-
-
-@kernel
-def reward_captures(heur, move, depth, moves, tried_from, tried_to, pos):
-    """``move`` refuted its position ``pos`` at ``depth``: raise its capture history if it is a
-    capture or a promotion, and lower those of the captures and promotions tried before it
-    (``moves[tried_from:tried_to]``, which include ``move`` itself last when it is one)."""
-    bonus = CAPTURE_BONUS * min(depth * depth, 400)
-    if not is_quiet(move):
-        _nudge(heur, capture_index(pos, move), bonus)
-    for i in range(tried_from, tried_to):
-        other = np.int64(moves[i])
-        if other != move:
-            _nudge(heur, capture_index(pos, other), -bonus)

@@ -49,9 +49,7 @@ A node (frame ``ply`` of ``frames``, fields ``F_*``) runs through stages:
   at a node it holds to the node's end, and the quiet moves that give no check are then taken
   out of the list at once (``_drop_pruned``) rather than picked one by one to be skipped. A
   beta cut-off makes a quiet move a killer and the counter-move of the move before, and
-  rewards its histories (a capture's or promotion's, its capture history), and lowers those of
-  the moves tried before it (the quiet moves' histories before a quiet move, the captures'
-  capture histories before any move).
+  rewards its histories.
 * ``AFTER_*``: the child's value arrived (``value``, from the child's view); the re-searches
   above, then the bookkeeping of the best move, the PV (a triangular table) and the table.
 """
@@ -73,7 +71,6 @@ from ._order import (
     piece_to,
     quiet_score,
     reward,
-    reward_captures,
     score_moves,
 )
 from ._tables import (
@@ -110,8 +107,6 @@ from ._tt import (
 INF = MATE + 1
 ABORTED = 40_000  # beyond every score
 MAX_QUIETS = 64  # quiet moves remembered per ply for the history's penalty
-MAX_CAPTURES = 32  # captures and promotions remembered per ply for the capture history's
-TRIED = MAX_QUIETS + MAX_CAPTURES  # per ply in ``quiets``: the quiet moves, then the captures
 
 # pruning near the leaves (non-PV nodes, not in check; ``depth`` is the plies left)
 RFP_DEPTH = 6  # reverse futility: return the evaluation when it exceeds beta by
@@ -135,16 +130,14 @@ RAZOR_MARGIN = 200  # value is returned when it does not beat alpha
 # frame fields
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
- F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED, F_RAZOR, F_NCAPTURE) = range(26)  # fmt: skip
-N_FIELDS = 26
+ F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED, F_RAZOR) = range(25)  # fmt: skip
+N_FIELDS = 25
 # F_STATIC: the static evaluation (-INF in check); F_EVAL: the same, or the table's score where
 # its bound says the true value lies beyond it (the pruning's estimate); F_IMPROVING: the static
 # evaluation is above that of two plies before; F_CONT: the piece-to index of the move made
 # here (``_order``; -1 for a null move); F_DROPPED: the quiet moves that give no check are
 # taken out of the list left (``_drop_pruned``); F_RAZOR: the depth of a node razored (searched
-# as a quiescence node first, and again at this depth when that beats alpha; 0: not razored);
-# F_NQUIET, F_NCAPTURE: the quiet moves and the captures searched so far, as far as ``quiets``
-# keeps them (``TRIED`` words a ply: ``MAX_QUIETS`` quiet moves, then ``MAX_CAPTURES`` captures)
+# as a quiescence node first, and again at this depth when that beats alpha; 0: not razored)
 # stages
 ENTER, AFTER_NULL, LOOP, AFTER_REDUCED, AFTER_ZW, AFTER_FULL = 0, 1, 2, 3, 4, 5
 
@@ -322,7 +315,6 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 frames[ply, F_BESTMOVE] = 0
                 frames[ply, F_COUNT] = 0
                 frames[ply, F_NQUIET] = 0
-                frames[ply, F_NCAPTURE] = 0
                 frames[ply, F_DROPPED] = 0
                 if check:
                     static = -INF
@@ -448,17 +440,13 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                             pv[ply, i] = pv[ply + 1, i]
                         pv_len[ply] = max(pv_len[ply + 1], ply + 1)
                         if v >= beta:
-                            if frames[ply, F_QS] == 0:
-                                q0 = ply * TRIED
-                                if frames[ply, F_QUIET]:
-                                    n_q = frames[ply, F_NQUIET]
-                                    side = np.int64(pos[P_SIDE])
-                                    reward(heur, side, ply, move, frames[ply, F_DEPTH], quiets,
-                                           q0, q0 + n_q, pos, _prev(frames, ply, I1),
-                                           _prev(frames, ply, I2))  # fmt: skip
-                                c0 = q0 + MAX_QUIETS
-                                reward_captures(heur, move, frames[ply, F_DEPTH], quiets, c0,
-                                                c0 + frames[ply, F_NCAPTURE], pos)  # fmt: skip
+                            if frames[ply, F_QUIET] and frames[ply, F_QS] == 0:
+                                n_q = frames[ply, F_NQUIET]
+                                side = np.int64(pos[P_SIDE])
+                                q0 = ply * MAX_QUIETS
+                                reward(heur, side, ply, move, frames[ply, F_DEPTH], quiets, q0,
+                                       q0 + n_q, pos, _prev(frames, ply, I1),
+                                       _prev(frames, ply, I2))  # fmt: skip
                             store(tt, pos[P_KEY], move, to_tt(v, ply),
                                   _eval16(frames[ply, F_STATIC]), frames[ply, F_DEPTH], LOWER,
                                   gen)  # fmt: skip
@@ -509,7 +497,6 @@ def _unrazor(frames, ply):
     frames[ply, F_BESTMOVE] = 0
     frames[ply, F_COUNT] = 0
     frames[ply, F_NQUIET] = 0
-    frames[ply, F_NCAPTURE] = 0
     frames[ply, F_DROPPED] = 0
     frames[ply, F_STAGE] = LOOP
     frames[ply, F_NEXT] = -1
@@ -665,13 +652,8 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
         if quiet:
             n_q = frames[ply, F_NQUIET]
             if n_q < MAX_QUIETS:
-                quiets[ply * TRIED + n_q] = move
+                quiets[ply * MAX_QUIETS + n_q] = move
                 frames[ply, F_NQUIET] = n_q + 1
-        else:
-            n_c = frames[ply, F_NCAPTURE]
-            if n_c < MAX_CAPTURES:
-                quiets[ply * TRIED + MAX_QUIETS + n_c] = move
-                frames[ply, F_NCAPTURE] = n_c + 1
         new_depth = depth - 1 + extend
         frames[ply, F_NEWDEPTH] = new_depth
         if count == 1:

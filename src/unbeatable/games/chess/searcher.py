@@ -36,13 +36,13 @@ from ._search import (
     C_SOFT,
     C_STOP,
     INF,
+    MAX_QUIETS,
     N_FIELDS,
     S_NODES,
     S_SELDEPTH,
     S_SIZE,
     S_THREAD,
     S_THREADS,
-    TRIED,
 )
 from ._search import search as _search
 from ._tables import MAX_MOVES, UNDO_WORDS
@@ -196,7 +196,7 @@ class _Worker:
         self.undo = np.zeros((MAX_PLY + 1, UNDO_WORDS), dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
         self.pv_len = np.zeros(MAX_PLY + 1, dtype=np.int64)
-        self.quiets = np.zeros((MAX_PLY + 1) * TRIED, dtype=np.int32)
+        self.quiets = np.zeros((MAX_PLY + 1) * MAX_QUIETS, dtype=np.int32)
 
 
 @dataclass
@@ -258,7 +258,7 @@ def _iterate(
     w.stats[S_THREADS] = len(run.workers)
     w.heur[:H_HISTORY] = 0  # killers belong to one search
     w.heur[H_HISTORY:H_COUNTER] //= 2  # history fades from one search to the next
-    w.heur[H_CONT:] //= 2  # the continuation and capture histories too
+    w.heur[H_CONT:] //= 2
     pos = position.array.copy()
     history = position.history
     keys = np.zeros(len(history) + MAX_PLY + 2, dtype=np.uint64)
