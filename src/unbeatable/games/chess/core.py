@@ -175,9 +175,10 @@ class Position:
 
     def evaluate(self) -> int:
         """The static evaluation from the side to move's view, in centipawns: the search's
-        own (``_eval.evaluate``)."""
+        own (``_eval.evaluate``), given a writable copy of the array (the search's signature:
+        a read-only array would compile the evaluation's kernels a second time)."""
         with kernel_context():
-            return int(_eval.evaluate(self._array, TABLES, np.zeros(1, dtype=np.int64)))
+            return int(_eval.evaluate(self._array.copy(), TABLES, np.zeros(1, dtype=np.int64)))
 
     def play_uci(self, text: str) -> Position:
         return self.play(self.parse_uci(text))

@@ -36,6 +36,7 @@ def warm_up() -> float:
         position.parse_uci("e1g1")
         position.termination(claim_draw=True)
         position.play(position.legal_moves()[0]).is_checkmate()
+        position.evaluate()  # the generic engine's evaluation of chess
         Searcher(hash_mb=1, threads=1).search(Position.initial(), Limits(depth=3))
     return time.perf_counter() - start
 
