@@ -497,17 +497,21 @@ class UCISession:
         self, state: State, limits: Limits, budget: TimeBudget | None, received: float
     ) -> object:
         """The best move of ``state`` (None when the game is over: no legal move), with
-        ``info`` lines for every completed iteration."""
+        ``info`` lines for every completed iteration, and when a limit or ``stop`` cut the
+        search short, the last completed iteration's lines again with every node and the
+        whole time."""
         if not self.legal(state):
             return None
         if budget is not None:
             left = budget.hard - (time.perf_counter() - received)
             limits = replace(limits, time=max(left, SHORTEST))
         result: SearchResult | None = None
+        told = 0  # the nodes of the last lines sent
         state = playable(state)
         stability = Stability()
         for result in self.searcher.iterate(state, limits, stop=self.stop):
             if result.complete:
+                told = result.nodes
                 for line in info_lines(result, state):
                     self.send(line)
                 if budget is None:
@@ -516,6 +520,11 @@ class UCISession:
                 stability.add(result.move, score.value, score.is_win or score.is_loss)
                 if time.perf_counter() - received >= budget.soft_after(stability.scale):
                     self.stop.set()  # the next iteration ends at once; this one stands
+        if result is not None and not result.complete and result.depth >= 1 and result.nodes > told:
+            # cut short (time, nodes, stop): the last completed iteration's lines again, with
+            # every node searched and the whole time, as common engines end a search
+            for line in info_lines(result, state):
+                self.send(line)
         return result.move if result is not None else None
 
     @staticmethod
