@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import shutil
 import statistics
 import subprocess
 import sys
@@ -185,3 +186,33 @@ def test_a_match_plays_openings_of_a_file_two_games_at_a_time(tmp_path: Path) ->
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert refused.returncode != 0 and "line 1: not legal moves: e2e4 e2e4" in refused.stderr
+
+
+STOCKFISH = shutil.which("stockfish") or next(
+    (p for p in ["/usr/games/stockfish"] if Path(p).exists()), None
+)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed: no review is run")
+def test_the_review_evaluates_each_game_from_our_side(tmp_path: Path) -> None:
+    """A won game (a fool's mate we give as Black) and a drawn one: the review's evaluations
+    are from our side, so the won game stands at a mate for us, and the draw is reported."""
+    pgn = tmp_path / "two.pgn"
+    pgn.write_text(
+        '[Round "1"]\n[White "Stockfish 15.1"]\n[Black "unbeatable"]\n[Result "0-1"]\n'
+        '[Termination "checkmate"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n'
+        '[Round "2"]\n[White "unbeatable"]\n[Black "Stockfish 15.1"]\n[Result "1/2-1/2"]\n'
+        '[Termination "threefold repetition"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 '
+        "1/2-1/2\n\n"
+    )  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_review.py"), str(pgn), "--depth", "6",
+         "--plies", "3", "4"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    first = next(line for line in lines if line.startswith("game   1"))
+    assert first.split()[1] == "1" and "3:+" in first  # after 2. g4 mate is ours to give
+    assert any("drawn: 20, 10 and 0 plies before its end" in line for line in lines)
+    assert any("drawn by threefold repetition: 1, of which 0" in line for line in lines)
