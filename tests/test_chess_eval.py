@@ -117,6 +117,16 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_NEAR, 2),
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_FAR, 1),
         ("6k1/8/8/8/8/6P1/5P1P/6K1 w - - 0 1", _weights.F_SHIELD_MISSING, -3),
+        # a knight on d5 that the e4 pawn defends and no black pawn can ever attack: an outpost;
+        # not with a black pawn on e7 (it can come to e6), nor without the e4 pawn, nor on the
+        # 3rd or the 7th rank; a bishop there; Black's knight on d4, its pawn on e5
+        ("6k1/pp6/8/3N4/4P3/8/8/K7 w - - 0 1", _weights.F_OUTPOST_N, 1),
+        ("6k1/pp2p3/8/3N4/4P3/8/8/K7 w - - 0 1", _weights.F_OUTPOST_N, 0),
+        ("6k1/pp6/8/3N4/8/8/8/K7 w - - 0 1", _weights.F_OUTPOST_N, 0),
+        ("6k1/8/8/8/8/3N4/4P3/K7 w - - 0 1", _weights.F_OUTPOST_N, 0),
+        ("6k1/3N4/4P3/8/8/8/8/K7 w - - 0 1", _weights.F_OUTPOST_N, 0),
+        ("7k/pp6/8/3B4/4P3/8/8/K7 w - - 0 1", _weights.F_OUTPOST_B, 1),
+        ("k7/8/8/4p3/3n4/8/PP6/6K1 w - - 0 1", _weights.F_OUTPOST_N, -1),
         # a knight on a rook that nothing defends; a rook on a queen, its own rook defended
         ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_THREAT_MINOR, 1),
         ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_HANGING, 1),

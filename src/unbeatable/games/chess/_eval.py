@@ -9,8 +9,8 @@ left), in centipawns from the side to move's view: PeSTO's material and piece-sq
 each a feature counted on the board times its weight (``_weights``): mobility by piece and
 number of safe squares, attacks on the enemy king's zone and the pawn shield before a king,
 passed pawns by rank (free to advance, the kings' distances), rooks on open and half-open files,
-the bishop pair, doubled and isolated pawns, pieces attacked by pawns, the move's tempo, and
-threats (rooks and queens attacked by knights or bishops, queens by rooks, pieces attacked and
+the bishop pair, knights and bishops on outposts, doubled and isolated pawns, pieces attacked by
+pawns, the move's tempo, and threats (rooks and queens attacked by knights or bishops, queens by rooks, pieces attacked and
 not defended, safe checks: ``_threats``). Each group of terms was kept because a match said it
 pays (docs/chess.md), but the mop-up against a bare king (``_mop_up``), which a match cannot
 measure (it plays in few games) and a test of mating at a small budget shows.
@@ -74,6 +74,8 @@ from ._weights import (
     F_MOB_R,
     F_MOPUP_EDGE,
     F_MOPUP_NEAR,
+    F_OUTPOST_B,
+    F_OUTPOST_N,
     F_PASSED,
     F_PASSED_FREE,
     F_PASSED_MY_KING,
@@ -136,6 +138,8 @@ S9 = np.uint64(9)
 U32 = np.uint64(32)
 U255 = np.uint64(255)
 
+# the 4th to 6th ranks from each side's view (outposts), White's then Black's
+OUTPOST_RANKS = np.array([0x0000FFFFFF000000, 0x000000FFFFFF0000], dtype=np.uint64)
 ATTACK_WEIGHT = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per square of the king's zone
 EXTRAS = True  # False: PeSTO alone (to measure the terms against)
 # ``_piece``'s arguments as numpy scalars, not literals: one compiled kernel for every call
@@ -239,6 +243,20 @@ def _pieces(pos, tab, side, out, trace):
         m, e = _add(out, trace, sign, np.int64(F_PAWN_THREAT), popcount(threatened))
         mg += m
         eg += e
+    # outposts: squares of the 4th to 6th ranks (from the side's view) its pawns defend and
+    # no pawn of the other side can ever attack (their attacks now, and as they advance)
+    holes = OUTPOST_RANKS[side] & _pawn_attacks(pawns, side) & ~_rearward(by_their_pawns, side)
+    if holes:
+        n = popcount(holes & pos[b + KNIGHT])
+        if n:
+            m, e = _add(out, trace, sign, np.int64(F_OUTPOST_N), n)
+            mg += m
+            eg += e
+        n = popcount(holes & pos[b + BISHOP])
+        if n:
+            m, e = _add(out, trace, sign, np.int64(F_OUTPOST_B), n)
+            mg += m
+            eg += e
     bishops = pos[b + BISHOP]
     if bishops & (bishops - U1):
         m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAIR), I1)
@@ -286,6 +304,19 @@ def _threats(pos, tab, side, every, by_knight, by_bishop, straight, by_queen, de
 
 
 @kernel
+def _rearward(squares, side):
+    """``squares`` and every square behind them on their files, from ``side``'s view (down
+    the board for White, up for Black)."""
+    if side == 0:
+        squares |= squares >> U8
+        squares |= squares >> U16
+        return squares | (squares >> U32)
+    squares |= squares << U8
+    squares |= squares << U16
+    return squares | (squares << U32)
+
+
+@kernel
 def _pawn_attacks(pawns, side):
     """The squares ``side``'s ``pawns`` attack."""
     if side == 0:
@@ -323,16 +354,7 @@ def _pawns(pos, side, out, trace):
     # file counts): the squares behind those pawns, filled down the board from the rank before
     # them (up the board for Black), are the pawns that do not count
     stops = theirs | ((theirs << U1) & NOT_A) | ((theirs >> U1) & NOT_H) | pawns
-    if side == 0:
-        behind = stops >> U8
-        behind |= behind >> U8
-        behind |= behind >> U16
-        behind |= behind >> U32
-    else:
-        behind = stops << U8
-        behind |= behind << U8
-        behind |= behind << U16
-        behind |= behind << U32
+    behind = _rearward(stops >> U8 if side == 0 else stops << U8, side)
     x = pawns & ~behind
     while x:
         square = lsb(x)
@@ -548,4 +570,3 @@ def dead_draw(pos):
         heavy |= pos[b + PAWN] | pos[b + ROOK] | pos[b + QUEEN]
         minors |= pos[b + KNIGHT] | pos[b + BISHOP]
     return heavy == U0 and (minors & (minors - U1)) == U0
-

@@ -43,7 +43,11 @@ F_SAFE_CHECK = F_HANGING + 1  # a kind of piece (N, B, R, Q) with a check the en
 # rank and the file), and 14 less the two kings' distance along the rank and the file
 F_MOPUP_EDGE = F_SAFE_CHECK + 1
 F_MOPUP_NEAR = F_MOPUP_EDGE + 1
-N_FEATURES = F_MOPUP_NEAR + 1
+# a knight (a bishop) on the 4th to 6th rank from its side, defended by a pawn of its side, on a
+# square no pawn of the other side can ever attack
+F_OUTPOST_N = F_MOPUP_NEAR + 1
+F_OUTPOST_B = F_OUTPOST_N + 1
+N_FEATURES = F_OUTPOST_B + 1
 
 # weights (chess_tune.py --write replaces this block)
 # fmt: off
@@ -102,6 +106,10 @@ WEIGHTS = np.array([
         10,
         # F_MOPUP_NEAR
         4,
+        # F_OUTPOST_N
+        25,
+        # F_OUTPOST_B
+        12,
     ],
     [  # end game
         # F_MOB_N
@@ -157,8 +165,11 @@ WEIGHTS = np.array([
         10,
         # F_MOPUP_NEAR
         4,
+        # F_OUTPOST_N
+        12,
+        # F_OUTPOST_B
+        6,
     ],
 ], dtype=np.int64)
 # fmt: on
 # end weights
-
