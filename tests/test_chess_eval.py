@@ -127,6 +127,13 @@ def test_the_evaluation_is_the_same_for_either_colour() -> None:
         ("6k1/3N4/4P3/8/8/8/8/K7 w - - 0 1", _weights.F_OUTPOST_N, 0),
         ("7k/pp6/8/3B4/4P3/8/8/K7 w - - 0 1", _weights.F_OUTPOST_B, 1),
         ("k7/8/8/4p3/3n4/8/PP6/6K1 w - - 0 1", _weights.F_OUTPOST_N, -1),
+        # a dark-squared bishop with two of its pawns on dark squares, Black's the same; a
+        # light-squared one with them counts none; two bishops count a pawn once for each
+        ("6k1/8/8/8/8/2P1P3/3B4/6K1 w - - 0 1", _weights.F_BISHOP_PAWNS, 2),
+        ("6k1/3b4/2p1p3/8/8/8/8/6K1 w - - 0 1", _weights.F_BISHOP_PAWNS, -2),
+        ("6k1/8/8/8/8/2P1P3/4B3/6K1 w - - 0 1", _weights.F_BISHOP_PAWNS, 0),
+        ("6k1/8/8/8/8/2P1P3/3BB3/6K1 w - - 0 1", _weights.F_BISHOP_PAWNS, 2),
+        ("6k1/8/8/8/8/2PP4/3B4/4B1K1 w - - 0 1", _weights.F_BISHOP_PAWNS, 2),
         # a knight on a rook that nothing defends; a rook on a queen, its own rook defended
         ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_THREAT_MINOR, 1),
         ("6k1/8/8/3r4/8/4N3/8/K7 w - - 0 1", _weights.F_HANGING, 1),

@@ -9,11 +9,12 @@ left), in centipawns from the side to move's view: PeSTO's material and piece-sq
 each a feature counted on the board times its weight (``_weights``): mobility by piece and
 number of safe squares, attacks on the enemy king's zone and the pawn shield before a king,
 passed pawns by rank (free to advance, the kings' distances), rooks on open and half-open files,
-the bishop pair, knights and bishops on outposts, doubled and isolated pawns, pieces attacked by
-pawns, the move's tempo, and threats (rooks and queens attacked by knights or bishops, queens by rooks, pieces attacked and
-not defended, safe checks: ``_threats``). Each group of terms was kept because a match said it
-pays (docs/chess.md), but the mop-up against a bare king (``_mop_up``), which a match cannot
-measure (it plays in few games) and a test of mating at a small budget shows.
+the bishop pair, knights and bishops on outposts, a bishop's own pawns on its colour, doubled
+and isolated pawns, pieces attacked by pawns, the move's tempo, and threats (rooks and queens
+attacked by knights or bishops, queens by rooks, pieces attacked and not defended, safe checks:
+``_threats``). Each group of terms was kept because a match said it pays (docs/chess.md), but
+the mop-up against a bare king (``_mop_up``), which a match cannot measure (it plays in few
+games) and a test of mating at a small budget shows.
 
 ``see``: what a capture wins or loses once every piece that bears on its square has taken in
 turn, least valuable first, each side free to stop taking when that suits it (the swap
@@ -63,6 +64,7 @@ from ._tables import (
 )
 from ._weights import (
     F_BISHOP_PAIR,
+    F_BISHOP_PAWNS,
     F_DOUBLED,
     F_HANGING,
     F_ISOLATED,
@@ -138,6 +140,7 @@ S9 = np.uint64(9)
 U32 = np.uint64(32)
 U255 = np.uint64(255)
 
+LIGHT = np.uint64(0x55AA55AA55AA55AA)  # the light squares (b1, a2, ...)
 # the 4th to 6th ranks from each side's view (outposts), White's then Black's
 OUTPOST_RANKS = np.array([0x0000FFFFFF000000, 0x000000FFFFFF0000], dtype=np.uint64)
 ATTACK_WEIGHT = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)  # per square of the king's zone
@@ -258,6 +261,13 @@ def _pieces(pos, tab, side, out, trace):
             mg += m
             eg += e
     bishops = pos[b + BISHOP]
+    if bishops:  # its own pawns on its bishops' colours, a bishop at a time
+        n = popcount(bishops & LIGHT) * popcount(pawns & LIGHT)
+        n += popcount(bishops & ~LIGHT) * popcount(pawns & ~LIGHT)
+        if n:
+            m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAWNS), n)
+            mg += m
+            eg += e
     if bishops & (bishops - U1):
         m, e = _add(out, trace, sign, np.int64(F_BISHOP_PAIR), I1)
         mg += m

@@ -47,7 +47,9 @@ F_MOPUP_NEAR = F_MOPUP_EDGE + 1
 # square no pawn of the other side can ever attack
 F_OUTPOST_N = F_MOPUP_NEAR + 1
 F_OUTPOST_B = F_OUTPOST_N + 1
-N_FEATURES = F_OUTPOST_B + 1
+# a pawn of its side on the squares of a bishop's colour, for each bishop
+F_BISHOP_PAWNS = F_OUTPOST_B + 1
+N_FEATURES = F_BISHOP_PAWNS + 1
 
 # weights (chess_tune.py --write replaces this block)
 # fmt: off
@@ -110,6 +112,8 @@ WEIGHTS = np.array([
         25,
         # F_OUTPOST_B
         12,
+        # F_BISHOP_PAWNS
+        -3,
     ],
     [  # end game
         # F_MOB_N
@@ -169,6 +173,8 @@ WEIGHTS = np.array([
         12,
         # F_OUTPOST_B
         6,
+        # F_BISHOP_PAWNS
+        -7,
     ],
 ], dtype=np.int64)
 # fmt: on
