@@ -109,9 +109,10 @@ def test_the_mated_side_sees_its_loss() -> None:
 # solved at every depth from there to 16; WAC.142 from 18 to 22 since the threat terms of the
 # evaluation, which prefer Re8 at depths 5 to 17; from 6 to 20 before them). Razoring made four
 # need more: WAC.073's Qd2 11 (was 7), WAC.161's Qxd8+ 12 (7), WAC.108's Qe5 14 (7), WAC.082's
-# sacrifice 15 (10).
+# sacrifice 15 (10). With the outposts and a bishop's pawns on its colour (2026-12-02) WAC.073's
+# Qd2 needs 13 (Nd5 at 9 to 12).
 TACTICS = [
-    ("r1q3rk/1ppbb1p1/4Np1p/p3pP2/P3P3/2N4R/1PP1Q1PP/3R2K1 w - - 0 1", "Qd2", 11),  # WAC.073
+    ("r1q3rk/1ppbb1p1/4Np1p/p3pP2/P3P3/2N4R/1PP1Q1PP/3R2K1 w - - 0 1", "Qd2", 13),  # WAC.073
     ("3r3k/3r1P1p/pp1Nn3/2pp4/7Q/6R1/Pq4PP/5RK1 w - - 0 1", "Qxd8+", 12),  # WAC.161
     ("r3nrk1/2p2p1p/p1p1b1p1/2NpPq2/3R4/P1N1Q3/1PP2PPP/4R1K1 w - - 0 1", "g4", 12),  # WAC.023
     ("r2q3n/ppp2pk1/3p4/5Pr1/2NP1Qp1/2P2pP1/PP3K2/4R2R w - - 0 1", "f6+", 18),  # WAC.142
