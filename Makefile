@@ -83,7 +83,8 @@ test: $(VENV)/.installed-test gnubg lint typecheck pytest
 # CPU for the whole make test-fast, on 2026-12-02 with the kernels built and the bytecode
 # cached (load 2.0-2.4, no other job). Back to back that day, pytest alone took 68.7-70.2 s
 # (131-135 s of CPU), and the tests before that day's cuts 102.7-103.8 s (195-198 s of CPU);
-# later that day, with 11 more fast tests (2,063 of 2,326), 70.3 s of pytest, 73.8 s in all (load 1.0).
+# later that day, with 11 more fast tests (2,063 of 2,326), 70.3 s of pytest, 73.8 s in all (load 1.0);
+# later again, 2,077 of 2,340: 53.2 s of pytest, 56.0 s in all (a quiet hour).
 # A test of about 0.5 s of CPU or more is marked @pytest.mark.slow (make test runs it) where
 # a quicker case of its module and feature stays in make test-fast
 FAST_JOBS ?= 2
