@@ -191,7 +191,8 @@ def _pieces(pos, tab, side, out, trace):
     eg = I0
     attackers = I0
     units = I0
-    every = _pawn_attacks(pawns, side) | tab[T_KING + lsb(pos[b + KING])]
+    by_my_pawns = _pawn_attacks(pawns, side)
+    every = by_my_pawns | tab[T_KING + lsb(pos[b + KING])]
     by_knight = U0
     by_bishop = U0
     straight = U0
@@ -248,7 +249,7 @@ def _pieces(pos, tab, side, out, trace):
         eg += e
     # outposts: squares of the 4th to 6th ranks (from the side's view) its pawns defend and
     # no pawn of the other side can ever attack (their attacks now, and as they advance)
-    holes = OUTPOST_RANKS[side] & _pawn_attacks(pawns, side) & ~_rearward(by_their_pawns, side)
+    holes = OUTPOST_RANKS[side] & by_my_pawns & ~_rearward(by_their_pawns, side)
     if holes:
         n = popcount(holes & pos[b + KNIGHT])
         if n:
