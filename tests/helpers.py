@@ -1,7 +1,7 @@
 """Helpers the test modules share: the command line run in-process (``run``), the one line a
 user error prints (``one_error_line``; ``error_line`` for an argument error, without its
-prefix), random positions, and what a cold build of a game's kernels compiles
-(``cold_compiles``)."""
+prefix), random positions, what a cold build of a game's kernels compiles (``cold_compiles``),
+and where Debian's Stockfish is (``STOCKFISH``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import io
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -16,6 +17,10 @@ from pathlib import Path
 from typing import IO
 
 from unbeatable import State, cli, get_game
+
+#: Debian's Stockfish (``apt-get install stockfish``, in ``/usr/games``; ``make test`` installs it
+#: where it can), the chess tests' outside engine; None where it is not installed.
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 
 
 def run(

@@ -6,7 +6,6 @@ claims and the SAN of every legal move (which our parser reads back)."""
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -15,12 +14,12 @@ pytest.importorskip("chess", reason="python-chess (a test dependency) is not ins
 import chess
 import chess.engine
 
+from tests.helpers import STOCKFISH
 from unbeatable.games.chess.core import Position, Termination
 from unbeatable.games.chess.searcher import Limits, Searcher
 
 Pairs = Iterator[tuple[chess.Board, Position]]
 
-STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 _TERMINATIONS = {
     chess.Termination.CHECKMATE: Termination.CHECKMATE,
     chess.Termination.STALEMATE: Termination.STALEMATE,

@@ -4,7 +4,6 @@ engine behind it (issue 20): MultiPV, Threads, and a short game against Stockfis
 from __future__ import annotations
 
 import contextlib
-import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -16,13 +15,10 @@ pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not in
 import chess
 import chess.engine
 
+from tests.helpers import STOCKFISH
 from unbeatable.uci import MIN_LAG, MIN_RESERVE, OVERHEAD, Lag, parse_go, time_for_move
 
 COMMAND = [sys.executable, "-m", "unbeatable.uci"]
-#: Debian's Stockfish (``apt-get install stockfish``; ``make test`` installs it where it can).
-STOCKFISH = shutil.which("stockfish") or next(
-    (p for p in ["/usr/games/stockfish"] if Path(p).exists()), None
-)
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 
 

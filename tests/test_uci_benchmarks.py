@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import shutil
 import statistics
 import subprocess
 import sys
@@ -16,6 +15,8 @@ from types import ModuleType
 import pytest
 
 pytest.importorskip("chess", reason="python-chess (a test-only oracle) is not installed")
+
+from tests.helpers import STOCKFISH
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = f"{sys.executable} -m unbeatable.uci"
@@ -186,11 +187,6 @@ def test_a_match_plays_openings_of_a_file_two_games_at_a_time(tmp_path: Path) ->
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert refused.returncode != 0 and "line 1: not legal moves: e2e4 e2e4" in refused.stderr
-
-
-STOCKFISH = shutil.which("stockfish") or next(
-    (p for p in ["/usr/games/stockfish"] if Path(p).exists()), None
-)
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed: no review is run")
