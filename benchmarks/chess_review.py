@@ -51,10 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     trail: dict[int, list[int]] = {ply: [] for ply in args.plies}
     draws: dict[str, list[int]] = {}
-    with (
-        args.pgn.open() as pgn,
-        chess.engine.SimpleEngine.popen_uci(stockfish()) as engine,
-    ):
+    try:
+        pgn = args.pgn.open()
+    except OSError as err:
+        raise SystemExit(f"chess_review: {args.pgn}: {err.strerror}") from None
+    with pgn, chess.engine.SimpleEngine.popen_uci(stockfish()) as engine:
         engine.configure({"Threads": 1, "Hash": 64})
         while (game := chess.pgn.read_game(pgn)) is not None:
             white = game.headers["White"] == US

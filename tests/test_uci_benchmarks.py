@@ -212,3 +212,10 @@ def test_the_review_evaluates_each_game_from_our_side(tmp_path: Path) -> None:
     assert first.split()[1] == "1" and "3:+" in first  # after 2. g4 mate is ours to give
     assert any("drawn: 20, 10 and 0 plies before its end" in line for line in lines)
     assert any("drawn by threefold repetition: 1, of which 0" in line for line in lines)
+    missing = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "chess_review.py"), str(tmp_path / "none.pgn")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert missing.returncode != 0
+    said = f"chess_review: {tmp_path / 'none.pgn'}: No such file or directory"
+    assert missing.stderr.splitlines() == [said]
