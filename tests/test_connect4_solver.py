@@ -226,6 +226,14 @@ SMALL_BOARDS = [
     (8, 7, 44, 6),  # (7 + 1) * 8 = 64: every bit of the word in use
     (9, 6, 42, 6),  # (6 + 1) * 9 = 63
     (4, 12, 34, 6),  # tall: (12 + 1) * 4 = 52
+    # at most 4 high or wide: the search asks whether each side can still make four (later in
+    # the game, more positions where a side cannot: a wrong bound there fails these)
+    (8, 3, 12, 6),
+    (8, 3, 14, 30),
+    (10, 2, 12, 30),
+    (13, 1, 5, 12),
+    (6, 4, 12, 6),
+    (4, 7, 16, 6),
 ]
 
 

@@ -159,8 +159,8 @@ def non_losing_among(possible, opp_win):
 
 @njit(cache=True, inline="always")
 def has_four(p, height):
-    """True when the cells ``p`` (no sentinel bit set) hold four in a row. Inlined: only the
-    search with the rules (``_negamax.negamax_rules``, compiled for deep solves only) asks it."""
+    """True when the cells ``p`` (no sentinel bit set) hold four in a row. Inlined: the rules
+    (``_rules``) ask it, and the search on boards at most 4 high or wide (``_negamax``)."""
     h = np.uint64(height)
     for k in range(4):  # the shifts along a column, a row and the two diagonals
         s = U1 if k == 0 else h + np.uint64(k - 1)
