@@ -228,7 +228,7 @@ SMALL_BOARDS = [
     (4, 12, 34, 6),  # tall: (12 + 1) * 4 = 52
     # at most 4 high or wide: the search asks whether each side can still make four (later in
     # the game, more positions where a side cannot: a wrong bound there fails these)
-    (8, 3, 12, 6),
+    pytest.param(8, 3, 12, 6, marks=pytest.mark.slow),
     (8, 3, 14, 30),
     (10, 2, 12, 30),
     (13, 1, 5, 12),
