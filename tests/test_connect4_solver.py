@@ -11,6 +11,7 @@ No timing is asserted.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from functools import cache
@@ -232,6 +233,8 @@ SMALL_BOARDS = [
     (8, 3, 14, 30),
     (10, 2, 12, 30),
     (13, 1, 5, 12),
+    (11, 1, 3, 40),
+    (14, 1, 7, 40),
     (6, 4, 12, 6),
     (4, 7, 16, 6),
 ]
@@ -265,6 +268,25 @@ def test_small_boards_against_brute_force(width: int, height: int, played: int, 
         board = brute.play(moves)
         assert board is not None
         assert int(got) == brute.score(board)
+
+
+@pytest.mark.parametrize("width", [8, 10])
+def test_one_high_positions_that_a_side_wins_against_brute_force(width: int) -> None:
+    # 1 high, the search answers a position by pairings (either side's: any cell is playable)
+    # where they hold; most positions are draws, so only those a side wins are kept here, where
+    # a pairing claimed wrongly would turn the win into a draw
+    brute = brute_for(width, 1)
+    solver = Solver(table_bytes=1 << 16, width=width, height=1)
+    won = [
+        list(moves)
+        for played in (4,)
+        for moves in itertools.permutations(range(width), played)
+        if brute.score(brute.play(list(moves))) != 0  # type: ignore[arg-type]
+    ]
+    assert len(won) >= 20, won
+    for moves in random.Random(width).sample(won, 20):
+        expected = brute.score(brute.play(moves))  # type: ignore[arg-type]
+        assert solver.solve([c + 1 for c in moves]) == expected, (width, moves)
 
 
 def test_empty_small_board_is_draw_or_known() -> None:

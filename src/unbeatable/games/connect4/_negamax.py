@@ -200,6 +200,55 @@ def _answered_row(table, fu, fi, d, empty):
     return -1, NOT_FOUND
 
 
+@njit(cache=True, inline="always")
+def pair_columns(width, height, offset):
+    """The pairing of columns ``(offset, offset + 1), (offset + 2, offset + 3), ...`` of a board
+    at most 2 high: the cells of each pair's left column, and those of the columns outside a
+    pair (at most one at each edge)."""
+    left = U0
+    single = U0
+    c = 0
+    while c < width:
+        if c >= offset and (c - offset) % 2 == 0 and c + 1 < width:
+            left |= column_mask(c, height)
+            c += 2
+        else:
+            single |= column_mask(c, height)
+            c += 1
+    return left, single
+
+
+@njit(cache=True, inline="always")
+def bottom_mask_of(cells):
+    """The bottom cell of each column that has a cell in ``cells`` (2 high: its cells with no
+    cell below them in ``cells``)."""
+    return cells & ~(cells << U1)
+
+
+@njit(cache=True, inline="always")
+def paired_off(own, mask, height, board, left, single):
+    """True when the side with stones ``own`` (``mask``: every stone) can never make four on a
+    board at most 2 high while the other side answers each of its stones with the other cell
+    of its pair: the same row of the paired column (``left``: the pairs' left columns, see
+    ``pair_columns``), the top of a column outside a pair. Every four in a row of this side's
+    (its stones and empty cells) must hold a pair whose two cells are empty; 2 high, each pair's
+    columns must be equally full and each column outside a pair empty or full, so that every
+    answer is playable (1 high, any cell is: an answer without a pair goes anywhere)."""
+    s = np.uint64(height + 1)  # one column to the right
+    if height == 2:
+        if (mask & left) != ((mask >> s) & left):
+            return False
+        lows = bottom_mask_of(single)
+        if (mask & lows) != ((mask >> U1) & lows):
+            return False
+    empty = board ^ mask
+    starts = empty & (empty >> s) & left  # pairs with both cells empty, at their left cell
+    covered = starts | (starts >> s) | (starts >> (s + s))  # the fours that hold one
+    free = own | empty
+    fours = free & (free >> s) & (free >> (s + s)) & (free >> (s + s + s))
+    return (fours & ~covered) == U0
+
+
 # negamax and probe_score are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
@@ -260,6 +309,13 @@ def negamax(
     nodes = 0
     etc_on = ctrl[CTRL_SEARCHED] >= ETC_AFTER
     lines_on = height <= LINES_SIDE or width <= LINES_SIDE  # can each side still make four?
+    # boards 1 or 2 high: the pairing strategies (``paired_off``). 1 high they answer the empty
+    # board of any width at once (31 x 1 and 32 x 1: 2 nodes, cut at 2,400 s without); 2 high
+    # only the side to move's upper bound holds (the other side's needs a spare stone, which
+    # gravity forbids), and the nodes fell little (9 x 2 0.81x, 12 x 2 0.99x, 2026-12-02)
+    pairs_on = height <= 2
+    left0, single0 = pair_columns(width, height, 0)
+    left1, single1 = pair_columns(width, height, 1)
     # marks of the children being searched (several threads; every index in range)
     busy = shared.shape[0] >= 2 + (1 << BUSY_BITS)
     dcol = width + 4  # fu[d, dcol]: the moves deferred at ply d
@@ -328,6 +384,24 @@ def negamax(
                 if hi > 0 and not has_four(current | free, height):
                     hi = 0
                 if alpha < 0 and not has_four((current ^ mask) | free, height):
+                    alpha = 0
+            if pairs_on:
+                # the opponent, answering each of our stones by a pairing, keeps us from four
+                if hi > 0 and (
+                    paired_off(current, mask, height, board, left0, single0)
+                    or paired_off(current, mask, height, board, left1, single1)
+                ):
+                    hi = 0
+                # 1 high (any cell playable), we can do the same to the opponent after a
+                # stone of ours anywhere
+                if (
+                    alpha < 0
+                    and height == 1
+                    and (
+                        paired_off(current ^ mask, mask, height, board, left0, single0)
+                        or paired_off(current ^ mask, mask, height, board, left1, single1)
+                    )
+                ):
                     alpha = 0
             slot = U0
             tag = U0  # no table entry (near the end of the game)
