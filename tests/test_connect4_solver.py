@@ -281,11 +281,11 @@ def test_one_high_positions_that_a_side_wins_against_brute_force(width: int) -> 
         list(moves)
         for played in (4,)
         for moves in itertools.permutations(range(width), played)
-        if brute.score(brute.play(list(moves))) != 0  # type: ignore[arg-type]
+        if brute.score(brute.play(list(moves))) != 0
     ]
     assert len(won) >= 20, won
     for moves in random.Random(width).sample(won, 20):
-        expected = brute.score(brute.play(moves))  # type: ignore[arg-type]
+        expected = brute.score(brute.play(moves))
         assert solver.solve([c + 1 for c in moves]) == expected, (width, moves)
 
 
