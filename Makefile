@@ -85,6 +85,8 @@ test: $(VENV)/.installed-test gnubg lint typecheck pytest
 # (131-135 s of CPU), and the tests before that day's cuts 102.7-103.8 s (195-198 s of CPU);
 # later that day, with 11 more fast tests (2,063 of 2,326), 70.3 s of pytest, 73.8 s in all (load 1.0);
 # later again, 2,077 of 2,340: 53.2 s of pytest, 56.0 s in all (a quiet hour).
+# That afternoon, 2,086 of 2,350 (the low Connect Four boards' cases): 71.0 s of pytest, 74.1 s
+# in all, at an hour when this machine ran about a third slower (chess 0.9 M nodes/s, not 1.4 M).
 # A test of about 0.5 s of CPU or more is marked @pytest.mark.slow (make test runs it) where
 # a quicker case of its module and feature stays in make test-fast
 FAST_JOBS ?= 2
