@@ -203,8 +203,8 @@ def _answered_row(table, fu, fi, d, empty):
 @njit(cache=True, inline="always")
 def pair_columns(width, height, offset):
     """The pairing of columns ``(offset, offset + 1), (offset + 2, offset + 3), ...`` of a board
-    at most 2 high: the cells of each pair's left column, and those of the columns outside a
-    pair (at most one at each edge)."""
+    at most 2 high: the cells of each pair's left column, and the bottom cells of the columns
+    outside a pair (at most one at each edge)."""
     left = U0
     single = U0
     c = 0
@@ -215,30 +215,23 @@ def pair_columns(width, height, offset):
         else:
             single |= column_mask(c, height)
             c += 1
-    return left, single
+    return left, single & bottom_mask(width, height)
 
 
 @njit(cache=True, inline="always")
-def bottom_mask_of(cells):
-    """The bottom cell of each column that has a cell in ``cells`` (2 high: its cells with no
-    cell below them in ``cells``)."""
-    return cells & ~(cells << U1)
-
-
-@njit(cache=True, inline="always")
-def paired_off(own, mask, height, board, left, single):
+def paired_off(own, mask, height, board, left, lows):
     """True when the side with stones ``own`` (``mask``: every stone) can never make four on a
     board at most 2 high while the other side answers each of its stones with the other cell
     of its pair: the same row of the paired column (``left``: the pairs' left columns, see
-    ``pair_columns``), the top of a column outside a pair. Every four in a row of this side's
-    (its stones and empty cells) must hold a pair whose two cells are empty; 2 high, each pair's
-    columns must be equally full and each column outside a pair empty or full, so that every
-    answer is playable (1 high, any cell is: an answer without a pair goes anywhere)."""
+    ``pair_columns``), the top of a column outside a pair (``lows``: those columns' bottom
+    cells). Every four in a row of this side's (its stones and empty cells) must hold a pair
+    whose two cells are empty; 2 high, each pair's columns must be equally full and each column
+    outside a pair empty or full, so that every answer is playable (1 high, any cell is: an
+    answer without a pair goes anywhere)."""
     s = np.uint64(height + 1)  # one column to the right
     if height == 2:
         if (mask & left) != ((mask >> s) & left):
             return False
-        lows = bottom_mask_of(single)
         if (mask & lows) != ((mask >> U1) & lows):
             return False
     empty = board ^ mask
@@ -314,8 +307,8 @@ def negamax(
     # only the side to move's upper bound holds (the other side's needs a spare stone, which
     # gravity forbids), and the nodes fell little (9 x 2 0.81x, 12 x 2 0.99x, 2026-12-02)
     pairs_on = height <= 2
-    left0, single0 = pair_columns(width, height, 0)
-    left1, single1 = pair_columns(width, height, 1)
+    left0, lows0 = pair_columns(width, height, 0)
+    left1, lows1 = pair_columns(width, height, 1)
     # marks of the children being searched (several threads; every index in range)
     busy = shared.shape[0] >= 2 + (1 << BUSY_BITS)
     dcol = width + 4  # fu[d, dcol]: the moves deferred at ply d
@@ -388,8 +381,8 @@ def negamax(
             if pairs_on:
                 # the opponent, answering each of our stones by a pairing, keeps us from four
                 if hi > 0 and (
-                    paired_off(current, mask, height, board, left0, single0)
-                    or paired_off(current, mask, height, board, left1, single1)
+                    paired_off(current, mask, height, board, left0, lows0)
+                    or paired_off(current, mask, height, board, left1, lows1)
                 ):
                     hi = 0
                 # 1 high (any cell playable), we can do the same to the opponent after a
@@ -398,8 +391,8 @@ def negamax(
                     alpha < 0
                     and height == 1
                     and (
-                        paired_off(current ^ mask, mask, height, board, left0, single0)
-                        or paired_off(current ^ mask, mask, height, board, left1, single1)
+                        paired_off(current ^ mask, mask, height, board, left0, lows0)
+                        or paired_off(current ^ mask, mask, height, board, left1, lows1)
                     )
                 ):
                     alpha = 0
