@@ -279,8 +279,7 @@ def test_one_high_positions_that_a_side_wins_against_brute_force(width: int) -> 
     solver = Solver(table_bytes=1 << 16, width=width, height=1)
     won = [
         list(moves)
-        for played in (4,)
-        for moves in itertools.permutations(range(width), played)
+        for moves in itertools.permutations(range(width), 4)
         if brute.score(brute.play(list(moves))) != 0
     ]
     assert len(won) >= 20, won
