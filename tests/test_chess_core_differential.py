@@ -41,11 +41,17 @@ def agree(board: chess.Board, position: Position) -> None:
     assert position.is_checkmate() == board.is_checkmate(), fen
     assert position.is_stalemate() == board.is_stalemate(), fen
     assert position.is_insufficient_material() == board.is_insufficient_material(), fen
-    assert position.can_claim_fifty_moves() == board.can_claim_fifty_moves(), fen
-    assert position.can_claim_threefold_repetition() == board.can_claim_threefold_repetition()
+    fifty = board.can_claim_fifty_moves()
+    threefold = board.can_claim_threefold_repetition()  # (it tries every move: asked once)
+    assert position.can_claim_fifty_moves() == fifty, fen
+    assert position.can_claim_threefold_repetition() == threefold, fen
     assert (position.repetitions() >= 3) == board.is_repetition(3), fen
-    for claim in (False, True):
-        outcome = board.outcome(claim_draw=claim)
+    plain = board.outcome()
+    # with claims, python-chess's outcome is the plain one, or a claim's (fifty or threefold)
+    claimed = (
+        plain if plain is not None or not (fifty or threefold) else board.outcome(claim_draw=True)
+    )
+    for claim, outcome in ((False, plain), (True, claimed)):
         want = None if outcome is None else _TERMINATIONS[outcome.termination]
         assert position.termination(claim_draw=claim) == want, fen
     for move, san in position.san_all().items():

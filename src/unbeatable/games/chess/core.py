@@ -234,7 +234,8 @@ class Position:
 
     def board(self) -> list[int]:
         """The 64 squares' piece codes (0..11, 12 empty), a1 first."""
-        return [int(p) for p in self._array[P_BOARD : P_BOARD + 64]]
+        squares: list[int] = self._array[P_BOARD : P_BOARD + 64].tolist()  # Python ints
+        return squares
 
     def fen(self) -> str:
         return _fen.write(self._array)
