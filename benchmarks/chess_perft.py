@@ -125,13 +125,14 @@ def full_depth(max_depth: int) -> int:
     return 1 if bad else 0
 
 
-def against_python_chess() -> int:
+def against_python_chess(max_depth: int) -> int:
     import chess
 
     print("depth  position      nodes        ours (M/s)   python-chess (M/s)   ratio")
     ours_t = theirs_t = 0.0
     nodes_all = 0
-    for name, fen, counts, depth in POSITIONS:
+    for name, fen, counts, peer_depth in POSITIONS:
+        depth = min(peer_depth, max_depth)
         position = Position.from_fen(fen)
         count, ours = _ours_timed(position, depth)
         board = chess.Board(fen)
@@ -159,7 +160,9 @@ def against_python_chess() -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--peer", choices=["python-chess"], help="compare with a peer, same run")
-    p.add_argument("--max-depth", type=int, default=7, help="cap the full depths (quick look)")
+    p.add_argument(
+        "--max-depth", type=int, default=7, help="cap the depths, the peer's too (quick look)"
+    )
     p.add_argument("--fen", help="one position of your own (with --depth)")
     p.add_argument("--depth", type=int, default=5)
     p.add_argument("--divide", action="store_true", help="each root move's count")
@@ -181,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         took = time.perf_counter() - start
         print(f"{took:.2f} s, {nodes / took / 1e6:.1f} M nodes/s")
         return 0
-    code = against_python_chess() if args.peer else full_depth(args.max_depth)
+    code = against_python_chess(args.max_depth) if args.peer else full_depth(args.max_depth)
     print(f"load average at the end: {load()}")
     return code
 

@@ -42,8 +42,9 @@ def test_the_bench_signature_is_printed() -> None:
 @pytest.mark.slow
 def test_perft_against_python_chess_checks_the_counts() -> None:
     pytest.importorskip("chess", reason="python-chess is not installed")
-    out = _run("chess_perft.py", "--peer", "python-chess")
+    out = _run("chess_perft.py", "--peer", "python-chess", "--max-depth", "3")
     assert "all positions: ours" in out and "counts differ" not in out
+    assert "    3  start            8,902 " in out  # the published count at depth 3
 
 
 @pytest.mark.slow
