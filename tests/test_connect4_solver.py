@@ -237,6 +237,10 @@ SMALL_BOARDS = [
     (14, 1, 7, 40),
     (6, 4, 12, 6),
     (4, 7, 16, 6),
+    # 3 high: the pairings with a column outside them full or holding one stone (each case
+    # fails with either condition of ``paired_off`` for 3 high left out)
+    (5, 3, 7, 60),
+    pytest.param(7, 3, 12, 60, marks=pytest.mark.slow),
 ]
 
 

@@ -69,6 +69,7 @@ from . import _bits
 from ._bitboard import (
     U0,
     U1,
+    U2,
     U8,
     U255,
     board_mask,
@@ -203,7 +204,7 @@ def _answered_row(table, fu, fi, d, empty):
 @njit(cache=True, inline="always")
 def pair_columns(width, height, offset):
     """The pairing of columns ``(offset, offset + 1), (offset + 2, offset + 3), ...`` of a board
-    at most 2 high: the cells of each pair's left column, and the bottom cells of the columns
+    at most 3 high: the cells of each pair's left column, and the bottom cells of the columns
     outside a pair (at most one at each edge)."""
     left = U0
     single = U0
@@ -221,18 +222,21 @@ def pair_columns(width, height, offset):
 @njit(cache=True, inline="always")
 def paired_off(own, mask, height, board, left, lows):
     """True when the side with stones ``own`` (``mask``: every stone) can never make four on a
-    board at most 2 high while the other side answers each of its stones with the other cell
-    of its pair: the same row of the paired column (``left``: the pairs' left columns, see
-    ``pair_columns``), the top of a column outside a pair (``lows``: those columns' bottom
-    cells). Every four in a row of this side's (its stones and empty cells) must hold a pair
-    whose two cells are empty; 2 high, each pair's columns must be equally full and each column
-    outside a pair empty or full, so that every answer is playable (1 high, any cell is: an
-    answer without a pair goes anywhere)."""
+    board at most 3 high (where every four lies in a row) while the other side answers each of
+    its stones with the other cell of its pair: the same row of the paired column (``left``:
+    the pairs' left columns, see ``pair_columns``), or in a column outside a pair (``lows``:
+    those columns' bottom cells) the cell above it. Every four in a row of this side's (its
+    stones and empty cells) must hold a pair whose two cells are empty; 2 or 3 high, each
+    pair's columns must be equally full and each column outside a pair must have an even
+    number of empty cells (2 high: empty or full; 3 high: full or one stone), so that every
+    answer is playable (1 high, any cell is: an answer without a pair goes anywhere)."""
     s = np.uint64(height + 1)  # one column to the right
-    if height == 2:
+    if height >= 2:
         if (mask & left) != ((mask >> s) & left):
             return False
-        if (mask & lows) != ((mask >> U1) & lows):
+        if height == 2 and (mask & lows) != ((mask >> U1) & lows):
+            return False
+        if height == 3 and (((mask >> U2) | (mask & ~(mask >> U1))) & lows) != lows:
             return False
     empty = board ^ mask
     starts = empty & (empty >> s) & left  # pairs with both cells empty, at their left cell
@@ -302,11 +306,13 @@ def negamax(
     nodes = 0
     etc_on = ctrl[CTRL_SEARCHED] >= ETC_AFTER
     lines_on = height <= LINES_SIDE or width <= LINES_SIDE  # can each side still make four?
-    # boards 1 or 2 high: the pairing strategies (``paired_off``). 1 high they answer the empty
-    # board of any width at once (31 x 1 and 32 x 1: 2 nodes, cut at 2,400 s without); 2 high
-    # only the side to move's upper bound holds (the other side's needs a spare stone, which
-    # gravity forbids), and the nodes fell little (9 x 2 0.81x, 12 x 2 0.99x, 2026-12-02)
-    pairs_on = height <= 2
+    # boards 1 to 3 high: the pairing strategies (``paired_off``). 1 high they answer the empty
+    # board of any width at once (31 x 1 and 32 x 1: 2 nodes, cut at 2,400 s without); 2 and 3
+    # high only the side to move's upper bound holds (the other side's needs a spare stone,
+    # which gravity forbids), and the nodes fell little 2 high (9 x 2 0.81x, 12 x 2 0.99x,
+    # 2026-12-02); 3 high, the side to move's on an even width (every column paired): 8 x 3
+    # 0.51x, 10 x 3 0.81x, 6 x 3 0.21x; odd widths 1.00x (7 x 3 0.98x), 2026-12-02
+    pairs_on = height <= 3
     left0, lows0 = pair_columns(width, height, 0)
     left1, lows1 = pair_columns(width, height, 1)
     # marks of the children being searched (several threads; every index in range)
