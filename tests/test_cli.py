@@ -773,3 +773,22 @@ def test_a_long_list_of_best_moves_is_cut_in_the_text_not_in_json() -> None:
     count = int(re.search(r"\((\d+) moves; --json lists them all\)", best).group(1))  # type: ignore[union-attr]
     code, out, _ = run(*argv, "--json")
     assert code == 0 and len(json.loads(out)["best_moves"]) == count > 20
+
+
+@pytest.mark.slow
+def test_a_short_time_limit_is_the_solvers_thinking_not_its_loading() -> None:
+    """A fresh process (the solver not loaded: about a second from numba's cache) analysing a
+    Connect Four position under ``--time 0.3``: the solver answers, with its bounds where the
+    limit cut it short; it was a one-node heuristic search when the loading ate the limit."""
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).with_name("unbeatable")
+    for spec, moves in (("connect4", "445362"), ("connect4:width=12,height=2", "1,12")):
+        done = subprocess.run(
+            [str(script), "analyze", spec, moves, "--time", "0.3"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        last = done.stdout.splitlines()[-1]
+        assert "game's own solver" in last and "heuristic" not in done.stdout, done.stdout

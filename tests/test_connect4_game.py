@@ -95,6 +95,14 @@ def test_move_sequence_and_picture_notations() -> None:
     assert game.picture(state).splitlines()[-1] == "1 2 3 4 5 6 7"
     wide = get_game("connect4:width=10,height=5")
     assert wide.parse_position("10,1,10") == wide.parse_position("10 1 10")
+    # past 9 columns, each column's number reads downwards: tens above units
+    wider = get_game("connect4:width=12,height=2")
+    assert wider.picture(wider.parse_position("12")).splitlines() == [
+        ". . . . . . . . . . . .",
+        ". . . . . . . . . . . X",
+        "                  1 1 1",
+        "1 2 3 4 5 6 7 8 9 0 1 2",
+    ]
 
 
 def test_bad_moves_name_the_column_and_the_position() -> None:

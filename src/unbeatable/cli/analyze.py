@@ -10,7 +10,7 @@ from .. import render
 from ..game import Game, State, player_name
 from ..games import load_game
 from ..report import analyze, describe_result, line_text, progress_text, shown
-from ..search import SearchResult
+from ..search import SearchResult, policy
 from . import common
 from .common import Streams
 
@@ -51,17 +51,18 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     told = None if live is None else (lambda known: live.show(progress_text(known, state)))
     parallel = common.parallel(args)
     try:
-        if parallel is not None:
+        if parallel is not None:  # (it loads a game's solver itself, before it forks)
             with parallel:
                 analysis = analyze(
                     game, state, parallel, common.limits(args), given=args.position,
                     progress=told,
                 )  # fmt: skip
         else:
+            searcher = common.searcher(args)
+            policy.warm_for_own_clock(searcher.options, state)
             analysis = analyze(
-                game, state, common.searcher(args), common.limits(args), given=args.position,
-                progress=told,
-            )  # fmt: skip
+                game, state, searcher, common.limits(args), given=args.position, progress=told
+            )
     finally:
         if live is not None:
             live.clear()

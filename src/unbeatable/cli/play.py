@@ -120,6 +120,7 @@ class Session:
         self.dice = random.Random(None if args.seed is None else f"dice {args.seed}")
         self.typed_dice = args.dice == "typed"
         self.limits = common.limits(args)
+        policy.warm_for_own_clock(self.searcher.options, self.start)
         self.out = streams.out
         self.inp = streams.inp
         self.interactive = render.is_tty(self.inp)

@@ -401,8 +401,21 @@ def before_clock(options: SearchOptions, state: State, observer: Observer | None
     searcher (:func:`uses_searcher`) loads its kernels first (:meth:`State.warm_up`), so that
     a cold first use builds them (announced) and then searches its whole time limit. (A game's
     own solver counts its loading within a time limit instead: :func:`by_solver`'s deadline
-    covers it, so that a server's cap holds.)"""
+    covers it, so that a server's cap holds; a caller that owns its clock loads it first:
+    :func:`warm_for_own_clock`.)"""
     if observer is None and uses_searcher(options, state):
+        state.warm_up()
+
+
+def warm_for_own_clock(options: SearchOptions, state: State) -> None:
+    """What a caller that owns its clock (the command line: a person's ``--time``, not a
+    server's cap) loads before a search starts: the game's own solver's kernels where the
+    search goes to it (:meth:`State.warm_up`; its own searcher's :func:`before_clock` loads
+    anyway), so that a time limit is the solver's thinking, not its loading. Without it, a
+    first search of a process under a limit shorter than the loading (Connect Four: about a
+    second from numba's cache) got nothing from the solver and fell back to a search that had
+    no time left: one node."""
+    if uses_solver(options, state):
         state.warm_up()
 
 

@@ -159,7 +159,10 @@ class Connect4(Game):
                 bit = 1 << (c * h1 + r)
                 cells.append("X" if first & bit else "O" if second & bit else ".")
             lines.append(" ".join(cells))
-        lines.append(" ".join(str(c + 1) if c < 9 else "+" for c in range(self.width)))
+        # the column numbers read downwards past 9 (tens above units): a cell is one character
+        if self.width > 9:
+            lines.append(" ".join(str((c + 1) // 10) if c >= 9 else " " for c in range(self.width)))
+        lines.append(" ".join(str((c + 1) % 10) for c in range(self.width)))
         return "\n".join(lines)
 
 
