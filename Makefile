@@ -87,6 +87,7 @@ test: $(VENV)/.installed-test gnubg lint typecheck pytest
 # later again, 2,077 of 2,340: 53.2 s of pytest, 56.0 s in all (a quiet hour).
 # That afternoon, 2,086 of 2,350 (the low Connect Four boards' cases): 71.0 s of pytest, 74.1 s
 # in all, at an hour when this machine ran about a third slower (chess 0.9 M nodes/s, not 1.4 M).
+# That evening, 2,087 of 2,353: 74.2 s of pytest, 78.4 s in all (chess 0.95 M nodes/s).
 # A test of about 0.5 s of CPU or more is marked @pytest.mark.slow (make test runs it) where
 # a quicker case of its module and feature stays in make test-fast
 FAST_JOBS ?= 2
