@@ -106,8 +106,10 @@ def san_candidates(board: Sequence[int], text: str, legal: Sequence[int]) -> lis
     to = parse_square(target)
     out = []
     for move in legal:
-        frm, dest, flag = move_parts(move)
-        if dest != to or board[frm] == EMPTY or board[frm] % 6 != kind:
+        if (move >> 6) & 63 != to:  # (most moves go elsewhere: dropped before the rest)
+            continue
+        frm, _, flag = move_parts(move)
+        if board[frm] == EMPTY or board[frm] % 6 != kind:
             continue
         if file is not None and FILES[frm & 7] != file:
             continue
