@@ -56,6 +56,13 @@ RUN = textwrap.dedent(
         with kernels.building(group):
             import tinyk
             assert tinyk.add_twice(2, 3) == 7
+    elif sys.argv[2] == "nested":  # a warm-up around a first command's smaller load
+        first = kernels.KernelGroup("tiny", "the tiny first kernel", here, ("tinyk.py",), 1, 1)
+        with kernels.building(group):
+            with kernels.building(first):
+                import tinyk
+                assert tinyk.twice(2) == 4
+            assert tinyk.add_twice(2, 3) == 7
     else:
         kernels.watch(group)
         import tinyk
@@ -105,6 +112,23 @@ def test_a_build_the_files_did_not_foresee_is_said_at_its_first_kernel(tmp_path:
     assert out == "2 True\n"
     assert err.startswith("building the tiny kernels once") and err.count("\n") == 1
     assert _run(tmp_path, "watch")[1] == ""
+
+
+@pytest.mark.slow
+def test_a_load_inside_a_larger_one_is_said_with_the_larger_ones_figures(tmp_path: Path) -> None:
+    """A warm-up (``group``) around a first command's load (``first``, a group of the same name
+    and fewer kernels): one line, the warm-up's, cold or when only the inner load's kernels were
+    cached (the rest heard at its first compile)."""
+    (tmp_path / "cold").mkdir()
+    (tmp_path / "partial").mkdir()
+    out, err = _run(tmp_path / "cold", "nested")
+    assert out == "2 True\n" and err.startswith("building the tiny kernels once")
+    assert err.count("\n") == 1
+    out, err = _run(tmp_path / "partial", "twice only")
+    assert out == "1 True\n"
+    out, err = _run(tmp_path / "partial", "nested")
+    assert out == "2 True\n" and err.startswith("building the tiny kernels once")
+    assert err.count("\n") == 1
 
 
 class _Terminal(io.StringIO):
@@ -199,8 +223,11 @@ def test_the_games_register_their_kernel_groups() -> None:
     from unbeatable.games.connect4 import _cache, hooks
 
     found = kernels.groups()
-    assert found["connect4"] is hooks.KERNELS and found["chess"] is chess_cache.KERNELS
-    assert hooks.KERNELS.sources == _cache.KERNEL_SOURCES
+    # Connect Four's warm-up builds more than a first command's load: its own figures
+    assert found["connect4"] is hooks.WARM_KERNELS and found["chess"] is chess_cache.KERNELS
+    assert hooks.KERNELS.sources == hooks.WARM_KERNELS.sources == _cache.KERNEL_SOURCES
+    assert hooks.WARM_KERNELS.name == hooks.KERNELS.name
+    assert hooks.WARM_KERNELS.kernels > hooks.KERNELS.kernels
     for group in found.values():
         assert all((group.directory / name).is_file() for name in group.sources)
         assert group.kernels > 0 and group.seconds > 0

@@ -424,10 +424,14 @@ def watch(group: KernelGroup) -> None:
 @contextmanager
 def building(group: KernelGroup) -> Iterator[None]:
     """Around the loading of ``group``'s kernels: :func:`watch`, with the live line kept until
-    the block ends."""
+    the block ends. Blocks nest: a block inside another of the same group (a warm-up that
+    loads a first command's kernels and then more) joins the outer one's announcement and live
+    line, whose figures (a group of the same name, its ``seconds`` and ``kernels`` those of the
+    whole load) are what the user is told."""
     with _LOCK:
         known = group.name in _WATCHED
-        _WATCHED[group.name] = group
+        if not known:  # the first group of the name watched here is the one compiles count for
+            _WATCHED[group.name] = group
     cold = is_cold(group)
     build = _announce(group) if cold else None
     if build is not None:

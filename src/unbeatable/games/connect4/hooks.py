@@ -21,6 +21,7 @@ import logging  # noqa: F401  (its fork hook first: see the registration of ours
 import os
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,6 +40,7 @@ __all__ = [
     "LINE_NODES",
     "QUICK_NODES",
     "QUICK_PLIES",
+    "WARM_KERNELS",
     "Size",
     "line",
     "line_costs",
@@ -51,10 +53,16 @@ __all__ = [
 ]
 
 #: The solver's compiled kernels, as numba caches them (:mod:`unbeatable.kernels`): what a
-#: cold build writes, and about how long it takes (CPU seconds, a quiet machine).
+#: first command's cold load (:func:`load_solver`: the search without the rules) writes, and
+#: about how long it takes (CPU seconds; 8.4 s measured on 2026-12-03, beside a solve on both
+#: cores; ``benchmarks/kernel_build.py`` prints the figures of today's sources).
 KERNELS = KernelGroup(
-    "connect4", "the Connect Four solver", Path(__file__).parent, KERNEL_SOURCES, 4, 8
+    "connect4", "the Connect Four solver", Path(__file__).parent, KERNEL_SOURCES, 9, 8
 )
+#: What :func:`warm_up` builds: :data:`KERNELS` and the search with the rules
+#: (``negamax_rules``, the costliest kernel alone): 23-33 s of CPU measured the same way. The
+#: group ``unbeatable warm connect4`` and the web server's warming announce.
+WARM_KERNELS = replace(KERNELS, seconds=25, kernels=10)
 
 _SOLVERS: dict[tuple[int, int, int | None], Solver] = {}
 _LOCK = threading.Lock()
@@ -178,15 +186,15 @@ def warm_up() -> float:
     unbeatable.games.connect4``, ``unbeatable warm connect4`` and the web server (in the
     background) call it, so that no first game or analysis pays for compiling."""
     start = time.perf_counter()
-    load_solver()
     from .solver import load_rules_search
 
-    with building(KERNELS):
+    with building(WARM_KERNELS):  # one announcement, one live line, for both
+        load_solver()
         load_rules_search()
     return time.perf_counter() - start
 
 
-register(KERNELS, warm_up)
+register(WARM_KERNELS, warm_up)
 
 #: A quick answer gives up after this many nodes (tens of milliseconds).
 QUICK_NODES = 400_000
