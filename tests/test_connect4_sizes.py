@@ -105,3 +105,15 @@ def test_a_guess_orders_the_root_probes_but_never_changes_the_score(
         assert solver.solve("") == expected, guess
         nodes.add(solver.nodes)
     assert len(nodes) >= 3, nodes
+
+
+def test_a_board_wider_than_nine_columns_takes_the_empty_string_and_int_moves() -> None:
+    """Every method's default position, ``""``, is the empty board on any width (it raised
+    "boards wider than 9 columns take moves as a sequence of ints" on 10 columns and more); a
+    non-empty string there still does, as a digit cannot name column 10."""
+    solver = Solver(1 << 20, 12, 1, book=False)
+    assert solver.solve() == solver.solve([]) == 0  # a 1-high board: a draw (pairing)
+    assert solver.position("") == solver.position([]) == (0, 0, 0)
+    assert solver.solve([1, 12]) == 0
+    with pytest.raises(ValueError, match="sequence of ints"):
+        solver.solve("12")

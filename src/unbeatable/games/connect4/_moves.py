@@ -48,7 +48,7 @@ def columns(moves: Moves, width: int) -> npt.NDArray[np.int8]:
     """0-based columns; a string is checked by the kernel (bad characters become
     out-of-range columns)."""
     if isinstance(moves, str):
-        if width > 9:
+        if width > 9 and moves:  # "" (the empty board, every method's default) is no digit
             raise ValueError("boards wider than 9 columns take moves as a sequence of ints")
         raw = np.frombuffer(moves.encode("ascii", "replace"), dtype=np.int8)
         cols: npt.NDArray[np.int8] = (raw - np.int8(ord("1"))).astype(np.int8)
