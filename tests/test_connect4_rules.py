@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from unbeatable.games.connect4 import Solver
+from unbeatable.games.connect4 import Solver, hooks
 from unbeatable.games.connect4 import _negamax as K
 from unbeatable.games.connect4._bitboard import (
     board_mask,
@@ -27,6 +27,7 @@ from unbeatable.games.connect4._rules import (
     odd_rows_mask,
     rule_upper,
 )
+from unbeatable.games.connect4.hooks import Size
 
 
 def _random_positions(
@@ -208,3 +209,27 @@ def test_warming_up_loads_the_search_with_the_rules_too() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) >= 1
+
+
+def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_builds_it() -> None:
+    """An opening (at most ``RULES_OPENING_STONES`` stones) with at least
+    ``RULES_OPENING_EMPTY`` empty cells searches with the rules on any board; the hooks, which
+    may not import numba before a build is announced, name the same board sizes."""
+    from unbeatable.games.connect4._negamax import RULES_OPENING_EMPTY
+
+    assert hooks.RULES_BOARD_CELLS == RULES_OPENING_EMPTY
+    assert hooks.uses_rules(Size(10, 3)) and hooks.uses_rules(Size(11, 2))
+    assert not hooks.uses_rules(Size(7, 6))  # the database answers its openings
+    assert not hooks.uses_rules(Size(7, 3))  # 21 cells
+    # the same score either way, in fewer nodes with the rules (the empty 8 x 3 board)
+    found = {}
+    for root in (36, 0):
+        solver = Solver(1 << 24, 8, 3, book=False, guess=False)
+        old = K.RULES_OPENING_EMPTY
+        try:
+            K.RULES_OPENING_EMPTY = 100 if root else old
+            found[root] = (solver.solve(), solver.nodes)
+        finally:
+            K.RULES_OPENING_EMPTY = old
+    assert found[36][0] == found[0][0] == 0
+    assert found[0][1] < found[36][1], found

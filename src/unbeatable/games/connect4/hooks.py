@@ -40,6 +40,7 @@ __all__ = [
     "LINE_NODES",
     "QUICK_NODES",
     "QUICK_PLIES",
+    "RULES_BOARD_CELLS",
     "WARM_KERNELS",
     "Size",
     "line",
@@ -48,6 +49,7 @@ __all__ = [
     "move_values",
     "ready_solver",
     "solver_for",
+    "uses_rules",
     "value",
     "warm_up",
 ]
@@ -146,14 +148,35 @@ def ready_solver(game: BoardSize, request: SolveRequest) -> Solver | None:
     return _SOLVERS[size] if size in _READY else None
 
 
+#: Boards of at least this many cells (but 7 x 6, whose openings the database answers) solve
+#: their openings with the search with the rules: ``_negamax.RULES_OPENING_EMPTY``, here
+#: without importing numba before the build is announced (a test keeps the two equal).
+RULES_BOARD_CELLS = 22
+
+
+def uses_rules(game: BoardSize) -> bool:
+    """Whether the board's opening positions are solved with the search with the rules
+    (``_negamax.negamax_rules``), which its first load then loads too."""
+    cells = game.width * game.height
+    return cells >= RULES_BOARD_CELLS and (game.width, game.height) != (7, 6)
+
+
 def _load(game: BoardSize, table_size: int | None) -> None:
     """Create the solver and call each kernel of the search API once (on a 4 x 4 board: the
-    same compiled code); an error is kept for :func:`ready_solver` to raise in its caller."""
+    same compiled code), and the search with the rules where the board uses it (so that its
+    build, the costliest, is announced with the rest and never runs inside a search's time
+    limit); an error is kept for :func:`ready_solver` to raise in its caller."""
     size = (game.width, game.height, table_size)
+    rules = uses_rules(game)
     try:
         drop_stale_cache()  # before the cache is looked at (the solver's import does it too)
-        with building(KERNELS):  # says so when the kernels must be compiled
+        # says so when the kernels must be compiled
+        with building(WARM_KERNELS if rules else KERNELS):
             _load_kernels(game, table_size)
+            if rules:
+                from .solver import load_rules_search
+
+                load_rules_search()
     except BaseException as error:
         _FAILED[size] = error
         return
@@ -174,7 +197,8 @@ def _load_kernels(game: BoardSize, table_size: int | None) -> None:
 
 def load_solver() -> None:
     """Load the 7 x 6 solver as a first command does (:func:`ready_solver`): its kernels, from
-    numba's cache or built, without the search with the rules."""
+    numba's cache or built, without the search with the rules (the first load of a board that
+    uses them, :func:`uses_rules`, loads them too)."""
     ready_solver(Size(7, 6), SolveRequest())
 
 
