@@ -211,7 +211,9 @@ def test_warming_up_loads_the_search_with_the_rules_too() -> None:
     assert int(done.stdout) >= 1
 
 
-def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_builds_it() -> None:
+def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_builds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """An opening (at most ``RULES_OPENING_STONES`` stones) with at least
     ``RULES_OPENING_EMPTY`` empty cells searches with the rules on any board; the hooks, which
     may not import numba before a build is announced, name the same board sizes."""
@@ -221,15 +223,14 @@ def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_bui
     assert hooks.uses_rules(Size(10, 3)) and hooks.uses_rules(Size(11, 2))
     assert not hooks.uses_rules(Size(7, 6))  # the database answers its openings
     assert not hooks.uses_rules(Size(7, 3))  # 21 cells
+
     # the same score either way, in fewer nodes with the rules (the empty 8 x 3 board)
-    found = {}
-    for root in (36, 0):
+    def solve_8x3() -> tuple[int, int]:
         solver = Solver(1 << 24, 8, 3, book=False, guess=False)
-        old = K.RULES_OPENING_EMPTY
-        try:
-            K.RULES_OPENING_EMPTY = 100 if root else old
-            found[root] = (solver.solve(), solver.nodes)
-        finally:
-            K.RULES_OPENING_EMPTY = old
-    assert found[36][0] == found[0][0] == 0
-    assert found[0][1] < found[36][1], found
+        return solver.solve(), solver.nodes
+
+    with_rules = solve_8x3()
+    monkeypatch.setattr(K, "RULES_OPENING_EMPTY", 100)  # no opening has this many empty cells
+    without = solve_8x3()
+    assert with_rules[0] == without[0] == 0
+    assert with_rules[1] < without[1], (with_rules, without)
