@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from unbeatable.games.connect4 import Solver, hooks
+from unbeatable.games.connect4 import Solver, _depth, hooks
 from unbeatable.games.connect4 import _negamax as K
 from unbeatable.games.connect4._bitboard import (
     board_mask,
@@ -178,7 +178,7 @@ def test_the_search_with_the_rules_scores_as_the_plain_one(
     nodes = {}
     scores = {}
     for root_empty, name in ((0, "rules"), (1_000, "plain")):
-        monkeypatch.setattr(K, "RULES_ROOT_EMPTY", root_empty)
+        monkeypatch.setattr(_depth, "RULES_ROOT_EMPTY", root_empty)
         solver = Solver(table_bytes=1 << 22, width=width, height=height, book=False)
         found, total = [], 0
         for current, mask, stones in positions:
@@ -216,13 +216,15 @@ def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_bui
 ) -> None:
     """An opening (at most ``RULES_OPENING_STONES`` stones) with at least
     ``RULES_OPENING_EMPTY`` empty cells searches with the rules on any board; the hooks, which
-    may not import numba before a build is announced, name the same board sizes."""
-    from unbeatable.games.connect4._negamax import RULES_OPENING_EMPTY
-
-    assert hooks.RULES_BOARD_CELLS == RULES_OPENING_EMPTY
+    may not import numba before a build is announced, ask the same numba-free module."""
     assert hooks.uses_rules(Size(10, 3)) and hooks.uses_rules(Size(11, 2))
     assert not hooks.uses_rules(Size(7, 6))  # the database answers its openings
     assert not hooks.uses_rules(Size(7, 3))  # 21 cells
+    cells = _depth.RULES_OPENING_EMPTY
+    assert _depth.uses_rules(cells, 0, False) and not _depth.uses_rules(cells - 1, 0, False)
+    assert not _depth.uses_rules(cells + 1, _depth.RULES_OPENING_STONES + 1, False)
+    assert _depth.uses_rules(_depth.RULES_ROOT_EMPTY + 10, 10, False)
+    assert not _depth.uses_rules(42, 0, True)  # a database below the root answers
 
     # the same score either way, in fewer nodes with the rules (the empty 8 x 3 board)
     def solve_8x3() -> tuple[int, int]:
@@ -230,7 +232,7 @@ def test_openings_of_other_boards_search_with_the_rules_and_their_first_load_bui
         return solver.solve(), solver.nodes
 
     with_rules = solve_8x3()
-    monkeypatch.setattr(K, "RULES_OPENING_EMPTY", 100)  # no opening has this many empty cells
+    monkeypatch.setattr(_depth, "RULES_OPENING_EMPTY", 100)  # no opening has this many empty cells
     without = solve_8x3()
     assert with_rules[0] == without[0] == 0
     assert with_rules[1] < without[1], (with_rules, without)

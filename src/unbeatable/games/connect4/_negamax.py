@@ -42,8 +42,8 @@ once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SE
 as in a table just cleared those look-ups are mostly memory stalls that find nothing.
 
 In :data:`negamax_rules` (the same code compiled with ``RULES``; :func:`solve_position` picks it
-for a deep solve with no database position below it, ``RULES_ROOT_EMPTY``, and for the
-openings of boards of 22 cells or more, ``RULES_OPENING_EMPTY``), positions with more
+for a deep solve with no database position below it and for the openings of boards of 22
+cells or more: ``_depth.uses_rules``), positions with more
 than ``RULES_EMPTY`` empty cells searched with a window whose top is at most 1 ask ``_rules`` for
 each child's upper bound (0 or -1, proven by claimeven-style follow-up strategies): a child whose
 bound fails the node high answers it before any child is searched. Plain :func:`negamax` (what
@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from ...prefetch import prefetch
-from . import _bits
+from . import _bits, _depth
 from ._bitboard import (
     U0,
     U1,
@@ -129,21 +129,7 @@ RULES_EMPTY = 6
 # before typing it (``_rules`` is not compiled with it), True in ``negamax_rules`` (the same
 # code compiled again: see ``_variant``). Only ``solve_position`` picks the latter.
 RULES = False
-# ``solve_position`` of a position with at least RULES_ROOT_EMPTY empty cells and no database
-# position below it searches with the rules (``negamax_rules``); else with ``negamax``. Below
-# 36, the rules cut nodes but not CPU time (Test_L1_R2 solved one by one, by the root's empty
-# cells: 0.91-1.16x the CPU without them from 28 to 35; Test_L1_R3's first 10, 30-40 empty
-# cells: 30 % fewer nodes, 12-20 % less CPU).
-RULES_ROOT_EMPTY = 36
-# ... and so does an opening (at most RULES_OPENING_STONES stones) with at least
-# RULES_OPENING_EMPTY empty cells, on any board: from the empty board of other sizes the rules
-# pay where 7 x 6's middle game did not (2026-12-03, one thread, CPU and nodes with the rules
-# over without, beside a two-thread solve: 10x3 0.18x, 0.11x; 12x2 0.44x, 0.30x; 11x2 0.63x,
-# 0.28x; 9x3 0.43x, 0.22x; 8x4 0.59x, 0.30x; 7x4 0.71x, 0.23x; 4x8 0.78x, 0.47x; every size up
-# to width + height 13 in ``benchmarks/results/connect4.md``). A smaller board solves in well
-# under a second without them, where a first build of ``negamax_rules`` would cost seconds.
-RULES_OPENING_STONES = 6
-RULES_OPENING_EMPTY = 22
+# Which roots ``solve_position`` searches with the rules: ``_depth.uses_rules``.
 
 # On boards at most LINES_SIDE high or wide, every node asks whether each side can still make
 # four (a line of four cells, none of them the other side's): a side that cannot scores at most
@@ -723,11 +709,8 @@ def solve_position(
         if v != NOT_FOUND:
             out[0] = v
             out[1] = v
-    # a deep search with no database under it asks the rules (see RULES_ROOT_EMPTY)
-    deep = cells - nb >= RULES_ROOT_EMPTY or (
-        nb <= RULES_OPENING_STONES and cells - nb >= RULES_OPENING_EMPTY
-    )
-    probes = probe_score_rules if db_ply < nb and deep else probe_score
+    # a deep search with no database under it asks the rules (``_depth``)
+    probes = probe_score_rules if _depth.uses_rules(cells, nb, db_ply >= nb) else probe_score
     guessed = guess is not None and not weak
     centre = guess - 1 if guessed else 0
     return probes(

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ...game import Move, SolveAnswer, SolveRequest
 from ...kernels import KernelGroup, building, register
 from ._cache import KERNEL_SOURCES, drop_stale_cache
+from ._depth import board_uses_rules
 from ._position import BoardSize, Position
 from .book import lookup
 
@@ -40,7 +41,6 @@ __all__ = [
     "LINE_NODES",
     "QUICK_NODES",
     "QUICK_PLIES",
-    "RULES_BOARD_CELLS",
     "WARM_KERNELS",
     "Size",
     "line",
@@ -148,17 +148,11 @@ def ready_solver(game: BoardSize, request: SolveRequest) -> Solver | None:
     return _SOLVERS[size] if size in _READY else None
 
 
-#: Boards of at least this many cells (but 7 x 6, whose openings the database answers) solve
-#: their openings with the search with the rules: ``_negamax.RULES_OPENING_EMPTY``, here
-#: without importing numba before the build is announced (a test keeps the two equal).
-RULES_BOARD_CELLS = 22
-
-
 def uses_rules(game: BoardSize) -> bool:
     """Whether the board's opening positions are solved with the search with the rules
-    (``_negamax.negamax_rules``), which its first load then loads too."""
-    cells = game.width * game.height
-    return cells >= RULES_BOARD_CELLS and (game.width, game.height) != (7, 6)
+    (``_negamax.negamax_rules``), which its first load then loads too (``_depth``, free of
+    numba: asked before a build is announced)."""
+    return board_uses_rules(game.width, game.height)
 
 
 def _load(game: BoardSize, table_size: int | None) -> None:

@@ -39,6 +39,7 @@ from . import _columns as C
 from . import _moves, _threads
 from . import _negamax as K
 from ._cache import drop_stale_cache
+from ._depth import has_database
 from ._memory import MIN_SLOTS, allocate_table, table_slots
 from ._moves import Moves, encode_moves
 from ._table import SHALLOW_SLOTS
@@ -123,7 +124,7 @@ class Solver:
         self.threads = threads
         self.guess = guess
         self.database = no_database()
-        if book and (width, height) == (7, 6):
+        if book and has_database(width, height):
             self.database = load_database()
         self._workers = [Worker(width, height)]
         self._lock = threading.Lock()
