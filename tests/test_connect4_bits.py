@@ -25,7 +25,7 @@ np.seterr(over="ignore")  # the kernels' hash wraps around, as in the compiled c
 rng = random.Random(7)
 U = np.uint64
 checked = 0
-for width, height in ((7, 6), (8, 7), (4, 4), (5, 4), (2, 9), (1, 12)):
+for width, height in ((7, 6), (8, 7), (4, 4), (5, 4), (2, 9), (1, 12), (12, 2), (9, 3)):
     bottom = _bits.bottom_mask(width, height)
     board = _bits.board_mask(width, height)
     assert bottom == int(K.bottom_mask(width, height))
@@ -53,8 +53,9 @@ for width, height in ((7, 6), (8, 7), (4, 4), (5, 4), (2, 9), (1, 12)):
                 (1 << 16, 0), (1 << 17, 0), (1 << 20, 0), (1 << 20, 1 << 18), (1 << 27, 0),
             ):  # fmt: skip
                 h = T.table_key(U(key), stones, width, height) * T.HASH_MUL
+                shift = T.table_shift(slots)
                 slot, tag = T.table_place(
-                    h, width * height - stones, T.table_shift(slots), U(region)
+                    h, width * height - stones, shift, U(region), T.shallow_empty(height, shift)
                 )
                 got = _bits.table_place(key, stones, width, height, slots, region)
                 assert got == (int(slot), int(tag)), (width, height, key, stones, slots)

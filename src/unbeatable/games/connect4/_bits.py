@@ -102,8 +102,13 @@ def table_place(
     h = key * _HASH_MUL & WORD
     shift = 64 - (slots.bit_length() - 1)
     if shift <= _SHALLOW_SHIFT:
-        big = shift <= int(_table.BIG_SHIFT)
-        if width * height - stones <= (_table.SHALLOW_EMPTY_BIG if big else _table.SHALLOW_EMPTY):
+        if height <= _table.LOW_HEIGHT:
+            shallow = _table.SHALLOW_EMPTY_LOW
+        elif shift <= int(_table.BIG_SHIFT):
+            shallow = _table.SHALLOW_EMPTY_BIG
+        else:
+            shallow = _table.SHALLOW_EMPTY
+        if width * height - stones <= shallow:
             return region + (h >> _SHALLOW_SHIFT), (h << 17) & WORD | _SHALLOW_FLAG
         return h >> shift, (h << 17) & WORD
     return h >> shift, (h << 16) & WORD

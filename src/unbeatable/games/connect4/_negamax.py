@@ -90,6 +90,7 @@ from ._table import (
     HASH_MUL,
     LOWER_CODE,
     UPPER_CODE,
+    shallow_empty,
     table_key,
     table_place,
     table_shift,
@@ -297,6 +298,7 @@ def negamax(
     shift = table_shift(table.shape[0])
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
+    shallow = shallow_empty(height, shift)
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
@@ -402,7 +404,7 @@ def negamax(
             tag = U0  # no table entry (near the end of the game)
             if cells - nb > NO_TABLE_EMPTY:
                 key = table_key(current + mask, nb, width, height)
-                slot, tag = table_place(key * HASH_MUL, cells - nb, shift, region)
+                slot, tag = table_place(key * HASH_MUL, cells - nb, shift, region, shallow)
                 tag |= gen
             if alpha < beta and tag != U0:
                 entry = table[slot]
@@ -434,7 +436,7 @@ def negamax(
                 if etc == NOT_FOUND and (nxt & (nxt - U1)) == U0:  # a single (forced) move
                     if cells - nb > NO_TABLE_EMPTY + 1:  # the child uses the table
                         ck = table_key((current ^ mask) + (mask | nxt), nb + 1, width, height)
-                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
+                        cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region, shallow)
                         prefetch(table, cs)
                     fu[d, 4] = nxt
                     count = 1
@@ -452,7 +454,9 @@ def negamax(
                         # fetch the child's table slot while this node is busy
                         if cells - nb > NO_TABLE_EMPTY + 1:
                             ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
-                            cs, _ = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
+                            cs, _ = table_place(
+                                ck * HASH_MUL, cells - nb - 1, shift, region, shallow
+                            )
                             prefetch(table, cs)
                         w = winning_cells(current | m, mask | m, height, board)
                         sc = popcount(w)
@@ -486,7 +490,7 @@ def negamax(
                     for j in range(count):
                         m = fu[d, 4 + j]
                         ck = table_key((current ^ mask) + (mask | m), nb + 1, width, height)
-                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift, region)
+                        cs, ct = table_place(ck * HASH_MUL, cells - nb - 1, shift, region, shallow)
                         e = table[cs]
                         if ((e ^ (ct | gen)) >> U8) == U0:
                             code = np.int64(e & U255)

@@ -13,9 +13,10 @@ any board size, and no division is needed:
 * small tables (``b < 18``): the position lives in slot ``h >> (64 - b)`` (the top ``b``
   bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
 * tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
-  ``SHALLOW_EMPTY`` (18; ``SHALLOW_EMPTY_BIG``, 16, in tables of ``2**27`` slots or more) empty
-  cells lives in slot ``h >> (64 - b)`` of the whole table; a shallower one in slot ``h >> 46``,
-  i.e. in the first ``2**18`` slots only.  The shallow positions are most of the nodes but each is a
+  ``SHALLOW_EMPTY`` (18; ``SHALLOW_EMPTY_BIG``, 16, in tables of ``2**27`` slots or more;
+  ``SHALLOW_EMPTY_LOW``, 8, on boards 1 or 2 high: ``shallow_empty``) empty cells lives in
+  slot ``h >> (64 - b)`` of the whole table; a shallower one in slot ``h >> 46``, i.e. in the
+  first ``2**18`` slots only.  The shallow positions are most of the nodes but each is a
   small subtree: in their own region (2 MiB) they stay mostly in the CPU caches and no longer
   overwrite the costly entries of the deep positions.  The key bits are ``h << 17`` (the low 47 bits
   of ``h``: the slot index gives at least the top 18) with bit 16 set for a shallow position, so
@@ -64,6 +65,14 @@ SHALLOW_EMPTY = 18
 # 39.6 s CPU with 18, 492.7 M and 40.3 s with 16, 476.6 M and 43.0 s with 15, 449.5 M and 49.7 s
 # with 13: each deep look-up is a memory read).
 SHALLOW_EMPTY_BIG = 16
+# ... and on boards 1 or 2 high (at most LOW_HEIGHT), whatever the table's size, those with at
+# most SHALLOW_EMPTY_LOW: there every column is open nearly to the end and a position of 9 to
+# 18 empty cells is a large subtree, too many of them for the shallow region (the empty 13 x 2
+# board, one thread, 16 MiB: 151.9 M nodes and 26.0 s CPU with 8 against 276.9 M and 46.1 s
+# with 18, 164.4 M with 4; 64 MiB: 0.41x the nodes with 8, 0.46x with 12; 12 x 2 0.58x. On 3
+# high, 8 took more: 11 x 3 1.30x the nodes, 64 MiB; 7 x 6 1.13x).
+SHALLOW_EMPTY_LOW = 8
+LOW_HEIGHT = 2
 BIG_SHIFT = np.uint64(64 - 27)
 SHALLOW_SHIFT = np.uint64(46)  # the shallow region's slot is h >> 46: 2**18 slots
 SHALLOW_SLOTS = 1 << 18
@@ -99,13 +108,23 @@ def table_key(key, stones, width, height):
     return key
 
 
+@njit(cache=True, inline="always")
+def shallow_empty(height, shift):
+    """The most empty cells of a position filed in the shallow region of a table split by
+    depth (``shift``: ``table_shift`` of its size), on a board ``height`` high."""
+    if height <= LOW_HEIGHT:
+        return SHALLOW_EMPTY_LOW
+    return SHALLOW_EMPTY if shift > BIG_SHIFT else SHALLOW_EMPTY_BIG
+
+
 @njit(cache=True)
-def table_place(h, empty, shift, region):
+def table_place(h, empty, shift, region, shallow):
     """The slot of the position of hash ``h`` with ``empty`` empty cells, and its entry's key
     bits (without generation and bound): see the module docstring for the layout. ``region``:
-    the first slot of the search thread's own shallow region (0 for one thread)."""
+    the first slot of the search thread's own shallow region (0 for one thread); ``shallow``:
+    ``shallow_empty`` of the board and the table."""
     if shift <= SHALLOW_SHIFT:
-        if empty <= (SHALLOW_EMPTY if shift > BIG_SHIFT else SHALLOW_EMPTY_BIG):
+        if empty <= shallow:
             return region + (h >> SHALLOW_SHIFT), (h << U17) | SHALLOW_FLAG
         return h >> shift, h << U17
     return h >> shift, h << U16
