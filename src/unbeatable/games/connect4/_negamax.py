@@ -34,12 +34,13 @@ against 1.47x, 1.57x, 1.50x before, alternated position by position in the same 
 (1.49-1.63x before in seven earlier passes; 2026-11-28, a machine busy with other work); the
 empty board 1.89x against 1.62x, one pass each.
 
-Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read
-nor write the table (their subtrees cost less than a cache miss).  Positions with more than
-``ETC_EMPTY`` empty cells first look up their children's entries (enhanced transposition
-cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at once; only
-once ``ETC_AFTER`` nodes were searched in the table's generation (``ctrl[CTRL_SEARCHED]``),
-as in a table just cleared those look-ups are mostly memory stalls that find nothing.
+Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read nor write the table (their
+subtrees cost less than a cache miss).  Positions with more than ``ETC_EMPTY`` empty cells
+(``ETC_EMPTY_LOW`` on boards 1 or 2 high) first look up their children's entries (enhanced
+transposition cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at
+once; only once ``ETC_AFTER`` nodes were searched in the table's generation
+(``ctrl[CTRL_SEARCHED]``), as in a table just cleared those look-ups are mostly memory stalls
+that find nothing.
 
 In :data:`negamax_rules` (the same code compiled with ``RULES``; :func:`solve_position` picks it
 for a deep solve with no database position below it and for the openings of boards of 22
@@ -88,6 +89,7 @@ from ._database_probe import NOT_FOUND, db_probe
 from ._rules import NONE, fail_high
 from ._table import (
     HASH_MUL,
+    LOW_HEIGHT,
     LOWER_CODE,
     UPPER_CODE,
     shallow_empty,
@@ -104,6 +106,10 @@ NO_TABLE_EMPTY = 4
 # searching any (an enhanced transposition cut-off: a child's upper bound may fail the node
 # high at once); nearer the end, that look-up costs more than the nodes it saves.
 ETC_EMPTY = 16
+# ... on boards 1 or 2 high (``_table.LOW_HEIGHT``), more than ETC_EMPTY_LOW: there a position
+# of 9 to 16 empty cells is a large subtree (the empty 13 x 2 board, one thread, 64 MiB, the
+# nodes and CPU against 16: 8 0.75x and 0.81x; 5 0.68x and 0.87x; 11 0.84x and 0.83x).
+ETC_EMPTY_LOW = 8
 # ... but only once this many nodes were searched in the table's generation: in a table just
 # cleared the children's entries are missing or not in the CPU caches, and each look-up stalls
 # the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
@@ -299,6 +305,7 @@ def negamax(
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
     shallow = shallow_empty(height, shift)
+    etc_empty = ETC_EMPTY_LOW if height <= LOW_HEIGHT else ETC_EMPTY
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0
@@ -484,7 +491,7 @@ def negamax(
                 if etc != NOT_FOUND:
                     if tag != U0:
                         table[slot] = tag | np.uint64(etc + LOWER_CODE)
-                elif etc_on and cells - nb > ETC_EMPTY and count > 1:
+                elif etc_on and cells - nb > etc_empty and count > 1:
                     # enhanced transposition cut-off: a child whose stored upper bound
                     # already fails this node high (their slots were prefetched above)
                     for j in range(count):
