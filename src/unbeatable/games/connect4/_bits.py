@@ -30,6 +30,8 @@ WORD = (1 << 64) - 1
 _HASH_MUL = int(_table.HASH_MUL)
 _SHALLOW_SHIFT = int(_table.SHALLOW_SHIFT)
 _SHALLOW_FLAG = int(_table.SHALLOW_FLAG)
+# the kernel's own rule, run as Python (no compile: it only compares constants)
+_shallow_empty = getattr(_table.shallow_empty, "py_func", _table.shallow_empty)
 
 
 def bottom_mask(width: int, height: int) -> int:
@@ -102,13 +104,7 @@ def table_place(
     h = key * _HASH_MUL & WORD
     shift = 64 - (slots.bit_length() - 1)
     if shift <= _SHALLOW_SHIFT:
-        if height <= _table.LOW_HEIGHT:
-            shallow = _table.SHALLOW_EMPTY_LOW
-        elif shift <= int(_table.BIG_SHIFT):
-            shallow = _table.SHALLOW_EMPTY_BIG
-        else:
-            shallow = _table.SHALLOW_EMPTY
-        if width * height - stones <= shallow:
+        if width * height - stones <= _shallow_empty(height, shift):
             return region + (h >> _SHALLOW_SHIFT), (h << 17) & WORD | _SHALLOW_FLAG
         return h >> shift, (h << 17) & WORD
     return h >> shift, (h << 16) & WORD
