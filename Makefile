@@ -100,6 +100,11 @@ FAST_JOBS ?= 2
 # in 636 s (load 1.0-3.5). A clean clone's .ci/run took 522 s, its pytest 418 s (load 3-4),
 # of the 10 minutes asked of the whole run on two cores.
 JOBS ?= 2
+# --no-loadscope-reorder keeps tests/conftest.py's order (its slowest modules first): by
+# default pytest-xdist hands out the modules with the most tests first, and long modules of
+# one or two tests came last, one process running them while the other idled. On 2026-12-03
+# (chess 0.74 M nodes/s, half this machine's best) pytest took 569.5 s before and 540.4 s
+# after; its modules' seconds summed 1,057 s: given out longest first, 529 s a process.
 # The tests run with Python's bytecode cache on (__pycache__, ignored by git) even where the
 # environment turns it off (PYTHONDONTWRITEBYTECODE=1, as on the machines here): the suite
 # starts hundreds of Python processes (commands, servers, MPI ranks, one a module for the
@@ -123,7 +128,7 @@ typecheck: $(VENV)/.installed-test
 # server's 10 s cap while its process built the Connect Four solver (it failed twice so).
 pytest: $(VENV)/.installed-test
 	$(BIN)/unbeatable warm chess & chess=$$!; $(BIN)/unbeatable warm connect4 && wait $$chess
-	$(PYTEST) -q -n $(JOBS) --dist loadfile
+	$(PYTEST) -q -n $(JOBS) --dist loadfile --no-loadscope-reorder
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/tictactoe.py --mnk444

@@ -276,8 +276,20 @@ def test_analyze_text_marks_the_best_moves() -> None:
 #: (so that the budget stops it at the same place every time). Its table is the process's, kept
 #: between searches: the budget proves a lower end of the value from a cold table too (300,000
 #: nodes no longer did since the empty board's probe order changed: the tests passed only
-#: after another had warmed the table, and failed alone).
+#: after another had warmed the table, and failed alone). The tests below start from an empty
+#: table (``empty_connect4_tables``): from a table that other modules' searches had filled,
+#: 500,000 nodes proved the first column's win outright (three of them failed when the suite
+#: ran its modules in another order).
 CUT_SHORT = ["connect4", "", "--no-book", "--threads", "1", "--nodes", "500000"]
+
+
+@pytest.fixture
+def empty_connect4_tables() -> None:
+    """Every Connect Four solver of this process starts the test with an empty table."""
+    from unbeatable.games.connect4 import hooks
+
+    for solver in list(hooks._SOLVERS.values()):
+        solver.clear()
 
 
 def _score_rows(out: str) -> dict[str, str]:
@@ -286,7 +298,7 @@ def _score_rows(out: str) -> dict[str, str]:
     return dict(rows)
 
 
-def test_analyze_shows_a_solver_cut_short_as_bounds() -> None:
+def test_analyze_shows_a_solver_cut_short_as_bounds(empty_connect4_tables: None) -> None:
     code, out, err = run("analyze", *CUT_SHORT)
     assert code == 0, err
     # the empty board is a first-player win: no lower end may pass for the value
@@ -303,7 +315,7 @@ def test_analyze_shows_a_solver_cut_short_as_bounds() -> None:
     assert "stopped at its limit" in out.splitlines()[-1]
 
 
-def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
+def test_analyze_json_of_a_solver_cut_short_gives_bounds(empty_connect4_tables: None) -> None:
     code, out, err = run("analyze", *CUT_SHORT, "--json")
     assert code == 0, err
     data = json.loads(out)
@@ -337,7 +349,9 @@ def test_analyze_json_of_a_solver_cut_short_gives_bounds() -> None:
             assert "lower" not in entry and "solve_score" in entry
 
 
-def test_ctrl_c_in_the_solver_prints_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_in_the_solver_prints_its_bounds(
+    monkeypatch: pytest.MonkeyPatch, empty_connect4_tables: None
+) -> None:
     from dataclasses import replace
 
     from unbeatable.games.connect4.game import Connect4State
@@ -511,7 +525,7 @@ def test_slow_perfect_play_is_announced() -> None:
 
 
 @pytest.mark.slow
-def test_play_words_a_solver_cut_short_as_bounds() -> None:
+def test_play_words_a_solver_cut_short_as_bounds(empty_connect4_tables: None) -> None:
     code, out, _ = run("play", *CUT_SHORT[:1], *CUT_SHORT[2:], stdin="hint\n4\nquit\n")
     assert code == 0
     hint = re.search(r"^best for you: [\d ]+ \((.*)\)$", out, re.M)
