@@ -36,11 +36,11 @@ empty board 1.89x against 1.62x, one pass each.
 
 Positions with at most ``NO_TABLE_EMPTY`` empty cells neither read nor write the table (their
 subtrees cost less than a cache miss).  Positions with more than ``ETC_EMPTY`` empty cells
-(``ETC_EMPTY_LOW`` on boards 1 or 2 high) first look up their children's entries (enhanced
-transposition cut-off): a child's upper bound ``u`` with ``-u >= beta`` fails the node high at
-once; only once ``ETC_AFTER`` nodes were searched in the table's generation
-(``ctrl[CTRL_SEARCHED]``), as in a table just cleared those look-ups are mostly memory stalls
-that find nothing.
+(``ETC_EMPTY_LOW`` on boards 1 or 2 high, ``ETC_EMPTY_THREE`` on boards 3 high) first look
+up their children's entries (enhanced transposition cut-off): a child's upper bound ``u``
+with ``-u >= beta`` fails the node high at once; only once ``ETC_AFTER`` nodes were searched
+in the table's generation (``ctrl[CTRL_SEARCHED]``), as in a table just cleared those
+look-ups are mostly memory stalls that find nothing.
 
 In :data:`negamax_rules` (the same code compiled with ``RULES``; :func:`solve_position` picks it
 for a deep solve with no database position below it and for the openings of boards of 22
@@ -110,6 +110,10 @@ ETC_EMPTY = 16
 # of 9 to 16 empty cells is a large subtree (the empty 13 x 2 board, one thread, 64 MiB, the
 # nodes and CPU against 16: 8 0.75x and 0.81x; 5 0.68x and 0.87x; 11 0.84x and 0.83x).
 ETC_EMPTY_LOW = 8
+# ... on boards 3 high, more than ETC_EMPTY_THREE (with _table.SHALLOW_EMPTY_THREE; the empty
+# 11 x 3 board, one thread, 1 GiB, against 16: 0.93x the CPU and 0.92x the nodes alone, 0.71x
+# and 0.73x with the shallow region's 12).
+ETC_EMPTY_THREE = 12
 # ... but only once this many nodes were searched in the table's generation: in a table just
 # cleared the children's entries are missing or not in the CPU caches, and each look-up stalls
 # the search for a memory read (Pons' protocol, a clear before each position: Test_L1_R1 took
@@ -305,7 +309,11 @@ def negamax(
     gen = np.uint64(ctrl[CTRL_GEN]) << U8
     region = np.uint64(ctrl[CTRL_REGION])
     shallow = shallow_empty(height, shift)
-    etc_empty = ETC_EMPTY_LOW if height <= LOW_HEIGHT else ETC_EMPTY
+    etc_empty = (
+        ETC_EMPTY_LOW if height <= LOW_HEIGHT
+        else ETC_EMPTY_THREE if height == LOW_HEIGHT + 1
+        else ETC_EMPTY
+    )  # fmt: skip
     max_nodes = ctrl[CTRL_MAX_NODES] - stats[0]
     centre = width // 2
     nodes = 0

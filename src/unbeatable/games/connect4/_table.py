@@ -14,7 +14,8 @@ any board size, and no division is needed:
   bits of ``h``) and the key bits are ``h << 16`` (the low 48 bits of ``h``);
 * tables of ``2**18`` slots (2 MiB) or more are split by depth.  A position with more than
   ``SHALLOW_EMPTY`` (18; ``SHALLOW_EMPTY_BIG``, 16, in tables of ``2**27`` slots or more;
-  ``SHALLOW_EMPTY_LOW``, 8, on boards 1 or 2 high: ``shallow_empty``) empty cells lives in
+  ``SHALLOW_EMPTY_LOW``, 8, on boards 1 or 2 high, ``SHALLOW_EMPTY_THREE``, 12, on boards 3
+  high: ``shallow_empty``) empty cells lives in
   slot ``h >> (64 - b)`` of the whole table; a shallower one in slot ``h >> 46``, i.e. in the
   first ``2**18`` slots only.  The shallow positions are most of the nodes but each is a
   small subtree: in their own region (2 MiB) they stay mostly in the CPU caches and no longer
@@ -73,6 +74,12 @@ SHALLOW_EMPTY_BIG = 16
 # high, 8 took more: 11 x 3 1.30x the nodes, 64 MiB; 7 x 6 1.13x).
 SHALLOW_EMPTY_LOW = 8
 LOW_HEIGHT = 2
+# ... and on boards 3 high, whatever the table's size, those with at most SHALLOW_EMPTY_THREE
+# (with _negamax.ETC_EMPTY_THREE: the empty 11 x 3 board, one thread, 1 GiB, against 16: 0.71x
+# the CPU and 0.73x the nodes with both at 12, 0.77x and 0.81x with this alone, 0.79x and 0.74x
+# with 10; 10 x 3 0.87x; 64 MiB, against 18 and 16: 11 x 3 0.61x the CPU and 0.63x the
+# nodes; benchmarks/results/connect4-sizes-3high-thresholds.txt).
+SHALLOW_EMPTY_THREE = 12
 BIG_SHIFT = np.uint64(64 - 27)
 SHALLOW_SHIFT = np.uint64(46)  # the shallow region's slot is h >> 46: 2**18 slots
 SHALLOW_SLOTS = 1 << 18
@@ -114,6 +121,8 @@ def shallow_empty(height, shift):
     depth (``shift``: ``table_shift`` of its size), on a board ``height`` high."""
     if height <= LOW_HEIGHT:
         return SHALLOW_EMPTY_LOW
+    if height == LOW_HEIGHT + 1:
+        return SHALLOW_EMPTY_THREE
     return SHALLOW_EMPTY if shift > BIG_SHIFT else SHALLOW_EMPTY_BIG
 
 
