@@ -456,3 +456,21 @@ assert [int(v) for v in r.scores] == [e for _, e in rows]
 print("ok")
 """
     assert run_without_jit(code).strip() == "ok"
+
+
+@pytest.mark.slow  # the brute force of 13 empty cells: about 6 s
+@pytest.mark.parametrize(("width", "height", "played", "count"), [(7, 3, 8, 6), (10, 2, 11, 12)])
+def test_low_boards_against_brute_force_in_a_table_split_by_depth(
+    width: int, height: int, played: int, count: int
+) -> None:
+    """Boards 2 and 3 high have their own depth at which the table's shallow region starts
+    (``_table.shallow_empty``): in a table of ``2**18`` slots, the smallest split by depth,
+    positions one cell above that depth (7 x 3: 13 empty cells, 10 x 2: 9), filed in the whole
+    table, and their children, filed in the shallow region, keep the exact score."""
+    brute = brute_for(width, height)
+    solver = Solver(table_bytes=8 << 18, width=width, height=height)
+    positions = _random_positions(width, height, played, count, seed=width * 10 + height)
+    for moves in positions:
+        board = brute.play(moves)
+        assert board is not None
+        assert solver.solve([c + 1 for c in moves]) == brute.score(board), (width, height, moves)
