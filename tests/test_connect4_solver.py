@@ -17,9 +17,12 @@ import random
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.nojit import run_without_jit
+from unbeatable.games.connect4._bitboard import board_mask
+from unbeatable.games.connect4._negamax import tiled_off
 from unbeatable.games.connect4.solver import Solver, encode_moves
 
 REPO = Path(__file__).resolve().parents[1]
@@ -474,3 +477,66 @@ def test_low_boards_against_brute_force_in_a_table_split_by_depth(
         board = brute.play(moves)
         assert board is not None
         assert solver.solve([c + 1 for c in moves]) == brute.score(board), (width, height, moves)
+
+
+def _tilings(width: int) -> list[list[int]]:
+    """Every way to cut ``width`` columns into pieces of one and two, left to right."""
+    if width <= 1:
+        return [[1] * width]
+    return [[1, *t] for t in _tilings(width - 1)] + [[2, *t] for t in _tilings(width - 2)]
+
+
+def _some_tiling_holds(columns: list[str], height: int) -> bool:
+    """The pairing argument cell by cell: is there a tiling of the columns (bottom-up strings
+    of 'o', the side asked about, and 'x') into neighbours equally full and columns alone
+    with an even number of empty cells, such that every row-four with no 'x' has a pair of
+    the tiling whose two cells in that row are empty?"""
+    width = len(columns)
+
+    def cell(c: int, r: int) -> str:
+        return columns[c][r] if r < len(columns[c]) else "."
+
+    for tiling in _tilings(width):
+        pairs, c, fits = [], 0, True
+        for piece in tiling:
+            if piece == 2:
+                fits = fits and len(columns[c]) == len(columns[c + 1])
+                pairs.append(c)
+            else:
+                fits = fits and (height - len(columns[c])) % 2 == 0
+            c += piece
+        if fits and all(
+            "x" in (cell(s, r), cell(s + 1, r), cell(s + 2, r), cell(s + 3, r))
+            or any(s <= p <= s + 2 and cell(p, r) == cell(p + 1, r) == "." for p in pairs)
+            for r in range(height)
+            for s in range(width - 3)
+        ):
+            return True
+    return False
+
+
+def test_tiled_off_against_every_tiling() -> None:
+    # ``tiled_off`` (dynamic programming over the columns) against the tilings listed one by
+    # one: random columns of random fullness, 2 and 3 high, 1 to 13 wide, two stones in three
+    # the side's own (so that its fours and stones under a pair's empty row occur); both
+    # answers occur. In a game, the brute-force tests of boards 2 and 3 high above fail when
+    # every position is taken for paired off (8 x 3, 10 x 2 and 5 x 3, 2026-12-03)
+    rng = random.Random(7)
+    answers = {True: 0, False: 0}
+    for _ in range(3000):
+        height = rng.choice([2, 3])
+        width = rng.randint(1, 13)
+        columns = [
+            "".join(rng.choice("oox") for _ in range(rng.randint(0, height))) for _ in range(width)
+        ]
+        own = mask = np.uint64(0)
+        for c, col in enumerate(columns):
+            for r, who in enumerate(col):
+                bit = np.uint64(1) << np.uint64(c * (height + 1) + r)
+                mask |= bit
+                own |= bit if who == "o" else np.uint64(0)
+        expected = _some_tiling_holds(columns, height)
+        answers[expected] += 1
+        got = tiled_off(own, mask, width, height, np.uint64(board_mask(width, height)))
+        assert got == expected, (width, height, columns)
+    assert min(answers.values()) > 200, answers

@@ -253,6 +253,54 @@ def paired_off(own, mask, height, board, left, lows):
     return (fours & ~covered) == U0
 
 
+@njit(cache=True, inline="always")
+def tiled_off(own, mask, width, height, board):
+    """``paired_off`` over every pairing at once, on a board 2 or 3 high: True when some tiling
+    of the columns into pairs of neighbours (equally full) and columns alone (an even number of
+    empty cells) gives each four in a row of this side's (its stones and empty cells) a pair
+    whose two cells in that row are empty. ``paired_off`` tries two tilings (pairs from the
+    first column or the second); this one also finds those with a column alone inside the
+    board, or several (an odd width, 3 high: a column of one stone in the middle).
+
+    Dynamic programming over the columns, left to right. At the boundary before column ``j``
+    the last tile is a column alone at ``j - 1`` (``alone``; also the left edge) or a pair at
+    ``(j - 2, j - 1)`` (``paired``); the fours that start at ``j - 2`` and ``j - 1`` may still
+    be covered by a pair at ``j`` (and one at ``j + 1`` for the latter), each in the rows it
+    has not yet got: every row after a column alone, and the rows under the pair's first empty
+    row after a pair. A pair whose columns have stones in rows ``v`` covers its fours' rows
+    outside ``v``; every four that starts before ``j - 2`` must be covered by then."""
+    s = np.uint64(height + 1)
+    rows = (U1 << np.uint64(height)) - U1
+    free = own | (board ^ mask)
+    fours = free & (free >> s) & (free >> (s + s)) & (free >> (s + s + s))
+    alone = True  # reachable at this boundary with a column alone last (the left edge too)
+    paired = False  # ... with a pair last
+    paired_next = False  # the next boundary, with a pair last (started at j - 1)
+    o2 = U0  # rows of the fours that start at j - 2 (those at j - 1: o1)
+    o1 = U0
+    v2 = U0  # the stones of column j - 2 (one bit a row; column j - 1: v1)
+    v1 = U0
+    for j in range(width):
+        at = np.uint64(j) * s
+        vj = (mask >> at) & rows
+        after_alone = False
+        if (vj == rows) or (vj == U0 if height == 2 else vj == U1):  # even number empty
+            after_alone = (alone and o2 == U0) or (paired and (o2 & v2) == U0)
+        after_pair = False
+        if j + 1 < width and ((mask >> (at + s)) & rows) == vj and (o1 & vj) == U0:
+            after_pair = (alone and (o2 & vj) == U0) or (paired and (o2 & v2 & vj) == U0)
+        alone = after_alone
+        paired = paired_next
+        paired_next = after_pair
+        if not (alone or paired or paired_next):
+            return False
+        o2 = o1
+        o1 = (fours >> at) & rows
+        v2 = v1
+        v1 = vj
+    return alone or paired
+
+
 # negamax and probe_score are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
@@ -326,6 +374,13 @@ def negamax(
     # 2026-12-02); 3 high, the side to move's on an even width (every column paired): 8 x 3
     # 0.51x, 10 x 3 0.81x, 6 x 3 0.21x; odd widths 1.00x (7 x 3 0.98x), 2026-12-02
     pairs_on = height <= 3
+    # 2 and 3 high, a position that neither of those two pairings answers asks ``tiled_off``
+    # for any other, when its bound (at most 0) can cut (a window above 0) and the side to move
+    # has an even number of empty cells left (each tile has an even number). On boards of an
+    # odd number of cells (3 high, an odd width) that side is the second player: its bound is
+    # the first player's draw at least (13 x 3: proven at its root in 2 nodes; -3 after
+    # 1,500 s on two threads without)
+    tiles_on = height >= 2 and pairs_on
     left0, lows0 = pair_columns(width, height, 0)
     left1, lows1 = pair_columns(width, height, 1)
     # marks of the children being searched (several threads; every index in range)
@@ -402,6 +457,12 @@ def negamax(
                 if hi > 0 and (
                     paired_off(current, mask, height, board, left0, lows0)
                     or paired_off(current, mask, height, board, left1, lows1)
+                    or (
+                        tiles_on
+                        and beta > 0
+                        and (cells - nb) % 2 == 0
+                        and tiled_off(current, mask, width, height, board)
+                    )
                 ):
                     hi = 0
                 # 1 high (any cell playable), we can do the same to the opponent after a
