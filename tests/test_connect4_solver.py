@@ -587,3 +587,35 @@ def test_fifteen_by_three_is_at_least_a_draw_at_once() -> None:
     assert not found.complete
     assert found.lower == [0], found
     assert found.upper[0] is not None and found.upper[0] > 0, found
+
+
+def test_every_column_gets_a_glance_before_the_first_is_solved() -> None:
+    # an analysis cut short still shows what each column's first nodes prove: on the empty
+    # 15 x 3 board every odd column (1-based) is at least a draw (an even number of columns
+    # each side to pair), though the first column searched takes the whole budget
+    solver = Solver(table_bytes=1 << 20, width=15, height=3, guess=False)
+    found = solver.analyze(0, 0, 0, max_nodes=5000)
+    assert not found.complete
+    assert found.lower == [0 if c % 2 == 0 else -22 for c in range(15)], found
+
+
+def test_glanced_bounds_hold_the_exact_scores() -> None:
+    # the glance's bounds (two probes a column, cut at a few nodes) against each column's
+    # exact score, on positions whose columns are not all settled in the first nodes
+    width, height = 7, 4
+    exact = Solver(table_bytes=1 << 20, width=width, height=height)
+    checked = 0
+    for moves in _random_positions(width, height, 10, 30, seed=74):
+        one_based = [c + 1 for c in moves]
+        scores = exact.score_map(one_based)
+        cut = Solver(table_bytes=1 << 20, width=width, height=height)
+        found = cut.analyze(*cut.position(one_based), max_nodes=300)
+        for c, score in enumerate(scores):
+            lo, hi = found.lower[c], found.upper[c]
+            if score is None:
+                assert lo is None and hi is None
+                continue
+            assert lo is not None and hi is not None
+            assert lo <= score <= hi, (one_based, c, lo, score, hi)
+            checked += lo > -9 or hi < 9  # a bound past the trivial ones (18 empty cells)
+    assert checked >= 30, checked
