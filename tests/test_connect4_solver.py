@@ -23,7 +23,7 @@ import pytest
 from tests.nojit import run_without_jit
 from unbeatable.games.connect4._bitboard import board_mask
 from unbeatable.games.connect4._negamax import tiled_off
-from unbeatable.games.connect4.solver import Solver, encode_moves
+from unbeatable.games.connect4.solver import Analysis, Solver, encode_moves
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -338,7 +338,18 @@ def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]
     current, mask, nb = solver.position(moves)
     found = solver.best(current, mask, nb)
     assert found.complete and not found.interrupted
+    _check_bounds(found, scores, moves)
     top = max(v for v in scores if v is not None)
+    for c, true in enumerate(scores):
+        hi = found.upper[c]
+        if true == top:
+            assert found.lower[c] == hi == top, (moves, c)
+        elif true is not None:
+            assert hi is not None and hi < top, (moves, c, hi, top)
+
+
+def _check_bounds(found: Analysis, scores: list[int | None], moves: object) -> None:
+    """Each column's bounds in ``found`` hold its exact score (None for a full column)."""
     for c, true in enumerate(scores):
         lo, hi = found.lower[c], found.upper[c]
         if true is None:
@@ -346,10 +357,6 @@ def _check_best(solver: Solver, moves: str | list[int], scores: list[int | None]
             continue
         assert lo is not None and hi is not None
         assert lo <= true <= hi, (moves, c, lo, true, hi)
-        if true == top:
-            assert lo == hi == top, (moves, c)
-        else:
-            assert hi < top, (moves, c, hi, top)
 
 
 @pytest.mark.parametrize(("width", "height", "played", "count"), SMALL_BOARDS[:6])
@@ -610,12 +617,8 @@ def test_glanced_bounds_hold_the_exact_scores() -> None:
         scores = exact.score_map(one_based)
         cut = Solver(table_bytes=1 << 20, width=width, height=height)
         found = cut.analyze(*cut.position(one_based), max_nodes=300)
-        for c, score in enumerate(scores):
-            lo, hi = found.lower[c], found.upper[c]
-            if score is None:
-                assert lo is None and hi is None
-                continue
-            assert lo is not None and hi is not None
-            assert lo <= score <= hi, (one_based, c, lo, score, hi)
-            checked += lo > -9 or hi < 9  # a bound past the trivial ones (18 empty cells)
+        _check_bounds(found, scores, one_based)
+        # bounds past the trivial ones (18 empty cells)
+        checked += sum(lo is not None and lo > -9 for lo in found.lower)
+        checked += sum(hi is not None and hi < 9 for hi in found.upper)
     assert checked >= 30, checked
