@@ -22,7 +22,7 @@ import pytest
 
 from tests.nojit import run_without_jit
 from unbeatable.games.connect4._bitboard import board_mask
-from unbeatable.games.connect4._negamax import tiled_off
+from unbeatable.games.connect4._negamax import singleton_off, tiled_off
 from unbeatable.games.connect4.solver import Analysis, Solver, encode_moves
 
 REPO = Path(__file__).resolve().parents[1]
@@ -622,3 +622,94 @@ def test_glanced_bounds_hold_the_exact_scores() -> None:
         checked += sum(lo is not None and lo > -9 for lo in found.lower)
         checked += sum(hi is not None and hi < 9 for hi in found.upper)
     assert checked >= 30, checked
+
+
+def _spare_tiling_holds(columns: list[str]) -> bool:
+    """``singleton_off``'s argument cell by cell on a board 2 high (columns: bottom-up strings of
+    'o', the side to move, and 'x'): some tiling into columns alone and pairs of neighbours
+    equally full with at least one empty cell ('D': empty, both rows; 'P': one stone, the top
+    row) gives every four with no 'x' both cells of a pair in its row, and every top-row four
+    with no 'x' that holds a 'D' pair's two top cells also holds a 'P' pair's."""
+    width = len(columns)
+
+    def cell(c: int, r: int) -> str:
+        return columns[c][r] if r < len(columns[c]) else "."
+
+    open_fours = [
+        (r, s)
+        for r in range(2)
+        for s in range(width - 3)
+        if "x" not in (cell(s, r), cell(s + 1, r), cell(s + 2, r), cell(s + 3, r))
+    ]
+    for tiling in _tilings(width):
+        pairs, c, fits = [], 0, True
+        for piece in tiling:
+            if piece == 2:
+                fits = fits and len(columns[c]) == len(columns[c + 1]) < 2
+                pairs.append(("D" if columns[c] == "" else "P", c))
+            c += piece
+        if not fits:
+            continue
+
+        def held(r: int, s: int, kinds: str, pairs: list[tuple[str, int]] = pairs) -> bool:
+            return any(k in kinds and s <= p <= s + 2 and (r == 1 or k == "D") for k, p in pairs)
+
+        if all(held(r, s, "DP") for r, s in open_fours) and all(
+            held(1, s, "P")
+            for k, p in pairs
+            if k == "D"
+            for r, s in open_fours
+            if r == 1 and s <= p <= s + 2
+        ):
+            return True
+    return False
+
+
+def test_singleton_off_against_every_tiling() -> None:
+    # the kernel's dynamic programming against the tilings listed one by one: random columns
+    # 2 high, 1 to 13 wide, an odd number of empty cells; both answers occur
+    rng = random.Random(11)
+    answers = {True: 0, False: 0}
+    while sum(answers.values()) < 3000:
+        width = rng.randint(1, 13)
+        columns = [
+            "".join(rng.choice("oox") for _ in range(rng.randint(0, 2))) for _ in range(width)
+        ]
+        if sum(2 - len(col) for col in columns) % 2 == 0:
+            continue
+        own = mask = np.uint64(0)
+        for c, col in enumerate(columns):
+            for r, who in enumerate(col):
+                bit = np.uint64(1) << np.uint64(c * 3 + r)
+                mask |= bit
+                own |= bit if who == "o" else np.uint64(0)
+        expected = _spare_tiling_holds(columns)
+        answers[expected] += 1
+        got = singleton_off(own, mask, width, np.uint64(board_mask(width, 2)))
+        assert got == expected, (width, columns)
+    assert min(answers.values()) > 300, answers
+
+
+@pytest.mark.parametrize(("width", "played", "count"), [(8, 7, 300), (10, 11, 300)])
+def test_singleton_off_holds_the_side_to_move_to_a_draw(
+    width: int, played: int, count: int
+) -> None:
+    # the argument itself against brute force: wherever the tiling with a spare cell holds,
+    # the side to move scores at most 0 (random positions 2 high, an odd number of empty cells)
+    brute = brute_for(width, 2)
+    board = np.uint64(board_mask(width, 2))
+    held = 0
+    for moves in _random_positions(width, 2, played, count, seed=width * 7 + played):
+        cols = brute.play(moves)
+        assert cols is not None
+        mover = len(moves) % 2
+        own = mask = np.uint64(0)
+        for c, col in enumerate(cols):
+            for r, who in enumerate(col):
+                bit = np.uint64(1) << np.uint64(c * 3 + r)
+                mask |= bit
+                own |= bit if who == mover else np.uint64(0)
+        if singleton_off(own, mask, width, board):
+            held += 1
+            assert brute.score(cols) <= 0, moves
+    assert held >= count // 10, held

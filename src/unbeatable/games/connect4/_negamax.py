@@ -72,6 +72,7 @@ from ._bitboard import (
     U0,
     U1,
     U2,
+    U3,
     U8,
     U255,
     board_mask,
@@ -305,6 +306,70 @@ def tiled_off(own, mask, width, height, board):
     return alone or paired
 
 
+@njit(cache=True, inline="always")
+def singleton_off(own, mask, width, board):
+    """On a board 2 high with an odd number of empty cells, True when the side with stones
+    ``own`` (to move) can never make four while the other side answers by a tiling with one
+    cell left over: columns of one stone paired with a neighbour of one stone (``P``: their top
+    cells), empty columns paired with an empty neighbour (``D``: both rows) or alone, the other
+    columns of one stone alone (their top cells paired among themselves anyhow, one left: the
+    spare). Every four open to this side must hold both cells of a ``P`` or ``D`` pair in its
+    row, and each ``D`` pair must be safe to give up: each four of the top row holding its two
+    top cells is closed (the one straddling it) or holds a ``P`` pair (the ones beside it).
+
+    The answers: a stone in a pair, the other cell of it (a ``D`` pair so becomes a ``P``); in
+    a column alone, the cell above; on the spare, a stone of ours that leaves a new spare and
+    keeps every condition: the top of a ``P`` or other pair (its partner the spare), the bottom
+    of an empty column alone (its top the spare: the pairs cover its fours) or of a ``D`` pair
+    (its partner column then alone; the fours of both top cells are closed or held by a ``P``
+    pair). So the other side scores at least 0 (the first player's draw at least on N x 2, the
+    bound no pairing of both sides gives: the second player has one stone more to place).
+
+    Dynamic programming over the columns: the states at a boundary are the last tile, a column
+    alone (``1``), a ``D`` pair (``2``; ``4``: one that needs a ``P`` pair next) or a ``P`` pair
+    (``8``)."""
+    s = np.uint64(3)
+    free = own | (board ^ mask)
+    fours = free & (free >> s) & (free >> (s + s)) & (free >> (s + s + s))
+    cur = 1  # the boundary before column j (the left edge: as after a column alone)
+    n1 = 0  # ... before j + 1
+    n2 = 0  # ... before j + 2
+    o2 = 0  # rows (bits) in which the four starting at j - 2 is open (j - 1: o1)
+    o1 = 0
+    for j in range(width):
+        at = np.uint64(j) * s
+        o0 = np.int64((fours >> at) & U3)
+        fj = (mask >> at) & U3
+        kind = 0  # the pair (j, j + 1) there can be: 2 (D), 8 (P) or none
+        if j + 1 < width and ((mask >> (at + s)) & U3) == fj and fj != U3:
+            kind = 2 if fj == U0 else 8
+        for state in (1, 2, 4, 8):
+            if (cur & state) == 0:
+                continue
+            r_last = 3 if state == 2 or state == 4 else 2 if state == 8 else 0
+            if state != 4 and (o2 & ~r_last) == 0:
+                n1 |= 1  # column j alone
+            if kind == 0 or (state == 4 and kind != 8):
+                continue
+            r_new = 3 if kind == 2 else 2
+            if (o2 & ~(r_last | r_new)) != 0 or (o1 & ~r_new) != 0:
+                continue
+            if kind == 2:
+                if (o1 & 2) != 0 or ((o2 & 2) != 0 and state != 8):
+                    continue
+                n2 |= 4 if (o0 & 2) != 0 else 2
+            else:
+                n2 |= 8
+        cur = n1
+        n1 = n2
+        n2 = 0
+        if cur == 0 and n1 == 0:
+            return False
+        o2 = o1
+        o1 = o0
+    return (cur & 11) != 0
+
+
 # negamax and probe_score are long (the 60-line rule's exception for the numba kernel): each
 # search keeps its explicit stack in local arrays inside one loop; split into helpers, that
 # state would be passed through a call at every node. Whether a split costs time here has not
@@ -466,6 +531,12 @@ def negamax(
                         and beta > 0
                         and (cells - nb) % 2 == 0
                         and tiled_off(current, mask, width, height, board)
+                    )
+                    or (
+                        height == 2
+                        and beta > 0
+                        and (cells - nb) % 2 == 1
+                        and singleton_off(current, mask, width, board)
                     )
                 ):
                     hi = 0
