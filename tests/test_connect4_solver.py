@@ -690,7 +690,9 @@ def test_singleton_off_against_every_tiling() -> None:
     assert min(answers.values()) > 300, answers
 
 
-@pytest.mark.parametrize(("width", "played", "count"), [(8, 7, 300), (10, 11, 300)])
+@pytest.mark.parametrize(
+    ("width", "played", "count"), [(8, 7, 300), pytest.param(10, 11, 300, marks=pytest.mark.slow)]
+)
 def test_singleton_off_holds_the_side_to_move_to_a_draw(
     width: int, played: int, count: int
 ) -> None:
