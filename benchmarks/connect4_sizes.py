@@ -12,6 +12,7 @@ published entry: their score is printed, not checked.
     PYTHONPATH=src python benchmarks/connect4_sizes.py --size 7x6 --threads 2
     python benchmarks/connect4_sizes.py --max-sum 13 --against ../before/src   # before/after
     PYTHONPATH=src python benchmarks/connect4_sizes.py --size 9x5 --table-mb 4096 --progress
+    PYTHONPATH=src python benchmarks/connect4_sizes.py --size 16x2 --cap 3600 --keep-table DIR
 
 For each size a fresh solver (no opening book, ``--table-mb`` of table, ``--threads``) solves
 the empty board strongly (the exact score, so the move on which the game ends) under a time cap
@@ -22,6 +23,13 @@ that score first (see ``_negamax.solve_position``'s guess; the score is still pr
 result (the solver is then told nothing of the answer). The line gives the wall time, the
 nodes, the published score and whether ours equals it; the exit status is 1 when a complete
 score differs from a published one.
+
+``--keep-table DIR`` keeps each size's table in DIR (``Solver.save_table``, 8 bytes a slot, with a
+JSON list of the sittings beside it): a size whose table is there starts from it, and saves it
+again after the search, solved or cut. The table holds only bounds true for any search, so a
+search cut at the cap resumes in a later run (another day, another commit of the solver) from
+what it proved, and the score is still proven; the time and nodes printed are this run's, and
+stderr gives the sittings' totals.
 
 ``--src PATH`` solves with the package under PATH (another checkout's ``src``) instead of this
 one's. ``--against PATH`` compares two sources size by size in the same run: two worker
@@ -209,6 +217,58 @@ def compare(args: argparse.Namespace, sizes: list[tuple[int, int]]) -> int:
     return 1 if wrong else 0
 
 
+class Kept:
+    """``--keep-table``: a size's table kept in a directory across runs (``Solver.save_table``),
+    with a JSON list of the sittings that searched it, each printed on stderr."""
+
+    def __init__(self, folder: Path, solver: Any) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{solver.width}x{solver.height}-{solver.table_slots}"
+        self.table = folder / f"{name}.table"
+        self.log = folder / f"{name}.json"
+        self.sittings: list[dict[str, Any]] = []
+        if self.table.exists():
+            t = time.perf_counter()
+            solver.load_table(self.table)
+            if self.log.exists():
+                self.sittings = json.loads(self.log.read_text())["sittings"]
+            print(
+                f"  table read from {self.table} in {time.perf_counter() - t:.1f} s "
+                f"({self._total()})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def _total(self) -> str:
+        n = len(self.sittings)
+        seconds = sum(x["seconds"] for x in self.sittings)
+        nodes = sum(x["nodes"] for x in self.sittings)
+        return f"{n} sitting(s) before: {seconds:,.0f} s, {nodes:,} nodes"
+
+    def save(self, solver: Any, result: Any, seconds: float, threads: int) -> None:
+        t = time.perf_counter()
+        solver.save_table(self.table)
+        self.sittings.append(
+            {
+                "ended": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+                "seconds": round(seconds, 2),
+                "nodes": result.nodes,
+                "threads": threads,
+                "bounds": [result.lower[0], result.upper[0]],
+                "complete": result.complete,
+                "load_average": round(os.getloadavg()[0], 1),
+            }
+        )
+        rows = ",\n  ".join(json.dumps(x) for x in self.sittings)
+        self.log.write_text(f'{{"sittings": [\n  {rows}\n]}}\n')
+        print(
+            f"  table saved to {self.table} in {time.perf_counter() - t:.1f} s; "
+            f"{self._total().replace(' before', '')}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--min-sum", type=int, default=2, help="smallest width + height (default 2)")
@@ -218,11 +278,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--table-mb", type=float, default=64.0)
     p.add_argument(
-        "--no-guess", action="store_true",
+        "--no-guess",
+        action="store_true",
         help="withhold the published score from the solver (it orders the root's probes)",
     )
     p.add_argument("--src", type=Path, help="solve with the package under PATH (a checkout's src)")
     p.add_argument("--against", type=Path, help="compare with the package under PATH, size by size")
+    p.add_argument(
+        "--keep-table",
+        type=Path,
+        metavar="DIR",
+        help="keep each size's table in DIR: read it back first, save it after (a cut search "
+        "resumes from what it proved; DIR/WxH-SLOTS.json lists the sittings)",
+    )
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     p.add_argument(
         "--progress",
@@ -230,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
         help="print each size's bounds, nodes and time to stderr each time they narrow",
     )
     args = p.parse_args(argv)
-    if args.no_guess and (args.against is not None or args.serve):
-        p.error("--no-guess solves in this process: not with --against")
+    for flag, given in (("--no-guess", args.no_guess), ("--keep-table", args.keep_table)):
+        if given and (args.against is not None or args.serve):
+            p.error(f"{flag} solves in this process: not with --against")
     if args.src is not None:
         sys.path.insert(0, str(args.src.resolve()))
     if args.serve:
@@ -258,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         solver = Solver(
             int(args.table_mb * 2**20), width=w, height=h, book=False, guess=not args.no_guess
         )
+        kept = Kept(args.keep_table, solver) if args.keep_table else None
         t0 = time.perf_counter()
 
         def told(a: Analysis, t0: float = t0, size: str = f"{w}x{h}") -> None:
@@ -270,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
             0, 0, 0, threads=args.threads, deadline=t0 + args.cap, progress=progress
         )
         dt = time.perf_counter() - t0
+        if kept is not None:
+            kept.save(solver, result, dt, args.threads)
         lo, hi = result.lower[0], result.upper[0]
         ours = str(lo) if result.complete else f"[{lo},{hi}]"
         expected = first_player_score(w, h)

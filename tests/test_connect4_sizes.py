@@ -3,6 +3,7 @@ result (Tromp's and Steininger's tables, stored in ``published``), and that data
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -85,6 +86,68 @@ def test_the_sizes_benchmark_checks_each_size_without_the_guess() -> None:
     # 4x4 and 5x4 (published) are checked, 3x3 (not published) only printed
     assert any(line.split()[0] == "4x4" and line.endswith("equal") for line in out.splitlines())
     assert any("3x3" in line and "no published result" in line for line in out.splitlines())
+
+
+def test_a_saved_table_carries_what_was_proved_to_another_solver(tmp_path: Path) -> None:
+    """``save_table`` / ``load_table``: a solve cut by a node budget resumes in a fresh solver
+    from the table it saved, to the exact score; a solved board's table answers the next
+    solver's root in a fraction of the nodes; a file of another board, another table size,
+    no table, or cut short is refused with a message naming the difference, and leaves the
+    solver clear."""
+    fresh = Solver(1 << 22, 7, 4, book=False, guess=False)
+    score = fresh.solve("")
+    cut = Solver(1 << 22, 7, 4, book=False, guess=False)
+    first = cut.bounds(0, 0, 0, max_nodes=fresh.nodes // 3)
+    assert not first.complete
+    cut.save_table(tmp_path / "cut.table")
+    resumed = Solver(1 << 22, 7, 4, book=False, guess=False)
+    resumed.load_table(tmp_path / "cut.table")
+    assert resumed.solve("") == score
+    assert resumed.nodes < fresh.nodes  # it did start from the table
+    resumed.save_table(tmp_path / "solved.table")
+    again = Solver(1 << 22, 7, 4, book=False, guess=False)
+    again.load_table(tmp_path / "solved.table")
+    assert again.solve("") == score
+    assert again.nodes * 20 < fresh.nodes
+
+    data = (tmp_path / "solved.table").read_bytes()
+    (tmp_path / "short.table").write_bytes(data[: len(data) // 2])
+    (tmp_path / "other.table").write_bytes(b"not a table at all, but long enough")
+    refused = [
+        (Solver(1 << 21, 7, 4, book=False), "solved.table", "of 524,288 slots, not 262,144"),
+        (Solver(1 << 22, 6, 4, book=False), "solved.table", "a table of 7x4, not of this solver"),
+        (Solver(1 << 22, 7, 4, book=False), "short.table", "the table is cut short"),
+        (Solver(1 << 22, 7, 4, book=False), "other.table", "not a Connect Four table"),
+    ]
+    for solver, name, message in refused:
+        with pytest.raises(ValueError, match=message):
+            solver.load_table(tmp_path / name)
+        assert not solver.table.any() and solver.generation == 1
+    assert refused[2][0].solve("") == score
+
+
+@pytest.mark.slow
+def test_the_sizes_benchmark_keeps_a_size_table_across_runs(tmp_path: Path) -> None:
+    """``--keep-table``: a run cut at its cap saves the table, the next run reads it back and
+    finishes, and the sittings are listed beside it."""
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root / "src"))
+    script = str(root / "benchmarks" / "connect4_sizes.py")
+    runs = []
+    for cap in ("0.05", "300"):
+        done = subprocess.run(
+            [sys.executable, script, "--size", "6x4", "--no-guess", "--table-mb", "4",
+             "--cap", cap, "--keep-table", str(tmp_path)],
+            capture_output=True, text=True, timeout=300, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        runs.append(done)
+    assert "table saved to" in runs[0].stderr
+    assert "table read from" in runs[1].stderr and "1 sitting(s) before" in runs[1].stderr
+    assert runs[1].stdout.splitlines()[2].endswith("equal")
+    log = json.loads((tmp_path / "6x4-524288.json").read_text())["sittings"]
+    assert len(log) == 2 and log[1]["complete"] and log[1]["bounds"] == [-1, -1]
+    assert (tmp_path / "6x4-524288.table").stat().st_size == 8 * (5 + 524_288)
 
 
 @pytest.mark.parametrize(("width", "height"), [(6, 4), (5, 5), (4, 6)])

@@ -65,6 +65,9 @@ __all__ = [
 DEFAULT_TABLE_BYTES = 64 * 1024 * 1024
 """Default transposition-table size: 64 MiB, i.e. 2**23 = 8,388,608 slots of 8 bytes."""
 
+TABLE_FILE_MAGIC = int.from_bytes(b"c4table1", "little")
+"""The first word of a file of :meth:`Solver.save_table` (its format's name and version)."""
+
 
 @dataclass(frozen=True)
 class BatchResult:
@@ -121,6 +124,7 @@ class Solver:
         self.table = allocate_table(table_slots(table_bytes))
         self.table.fill(0)  # touch every page now, not during the first searches
         self.generation = 1
+        self._read_searched = 0  # nodes counted for a table read in (load_table)
         self.threads = threads
         self.guess = guess
         self.database = no_database()
@@ -147,6 +151,7 @@ class Solver:
         """Clear the transposition table (a new generation: no memory is touched, except a
         real clear once in 255 generations) and the node counter."""
         self.generation += 1
+        self._read_searched = 0
         if self.generation > 255:
             self.clear()
         self.nodes = 0
@@ -162,12 +167,57 @@ class Solver:
         the next 254 clears cost nothing."""
         self.table.fill(0)
         self.generation = 1
+        self._read_searched = 0
         for w in self._workers:
             w.ctrl[K.CTRL_SEARCHED] = 0
 
+    def save_table(self, path: str | os.PathLike[str]) -> None:
+        """Write the transposition table to ``path`` (with the board size and the table's
+        generation), for :meth:`load_table` in another process: a long solve cut by a limit
+        resumes later from what it proved, as the next call in this process would (the table
+        holds only bounds true for any search). Written beside ``path`` and renamed over it,
+        so that a crash never leaves half a table there."""
+        header = np.array(
+            [TABLE_FILE_MAGIC, self.width, self.height, self.table_slots, self.generation],
+            dtype=np.uint64,
+        )
+        part = f"{os.fspath(path)}.part"
+        with open(part, "wb") as f:
+            header.tofile(f)
+            self.table.tofile(f)
+        os.replace(part, path)
+
+    def load_table(self, path: str | os.PathLike[str]) -> None:
+        """Read into this solver a table that :meth:`save_table` wrote, replacing its own: the
+        board and the number of slots must be this solver's (ValueError says which differs)."""
+        with open(path, "rb") as f:
+            header = np.fromfile(f, dtype=np.uint64, count=5)
+            if len(header) < 5 or int(header[0]) != TABLE_FILE_MAGIC:
+                raise ValueError(f"{os.fspath(path)}: not a Connect Four table")
+            width, height, slots, generation = (int(x) for x in header[1:])
+            if (width, height) != (self.width, self.height):
+                raise ValueError(
+                    f"{os.fspath(path)}: a table of {width}x{height}, "
+                    f"not of this solver's {self.width}x{self.height}"
+                )
+            if slots != self.table_slots:
+                raise ValueError(
+                    f"{os.fspath(path)}: a table of {slots:,} slots, not {self.table_slots:,}"
+                )
+            view, got = self.table.view(np.uint8).data, 0
+            while got < len(view):  # one read may return less (over 2 GiB, always)
+                n = f.readinto(view[got : got + (1 << 28)])
+                if not n:
+                    self.clear()
+                    raise ValueError(f"{os.fspath(path)}: the table is cut short")
+                got += n
+        self.generation = generation
+        self._read_searched = K.ETC_AFTER  # a table read in counts as one long used
+
     def _searched(self, ctrl: npt.NDArray[np.int64]) -> int:
         """The nodes that searches of ``ctrl`` made in the table's current generation."""
-        return int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
+        own = int(ctrl[K.CTRL_SEARCHED]) if int(ctrl[K.CTRL_GEN]) == self.generation else 0
+        return max(own, self._read_searched)
 
     def _regions(self, threads: int) -> list[int]:
         """The first slot of each search thread's own shallow region (see ``_table.table_place``):
