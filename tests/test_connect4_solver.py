@@ -690,6 +690,55 @@ def test_singleton_off_against_every_tiling() -> None:
     assert min(answers.values()) > 300, answers
 
 
+def _every_position(brute: Brute) -> list[tuple[tuple[int, ...], ...]]:
+    """Every position of ``brute``'s board that play reaches (no four on it), each once."""
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    todo: list[tuple[tuple[int, ...], ...]] = [tuple(() for _ in range(brute.w))]
+    while todo:
+        cols = todo.pop()
+        if cols in seen:
+            continue
+        seen.add(cols)
+        player = sum(len(c) for c in cols) % 2
+        for c in range(brute.w):
+            if len(cols[c]) < brute.h and not brute.wins(cols, c, player):
+                todo.append((*cols[:c], (*cols[c], player), *cols[c + 1 :]))
+    return list(seen)
+
+
+@pytest.mark.slow  # the brute force of every position: about 10 s
+@pytest.mark.parametrize(
+    ("width", "height", "rule"), [(6, 2, "spare"), (6, 2, "tiled"), (4, 3, "tiled")]
+)
+def test_the_draw_rules_hold_on_every_position_of_small_boards(
+    width: int, height: int, rule: str
+) -> None:
+    # exhaustively, where the random positions of the tests above sample: every position play
+    # reaches on the board whose side to move the rule says never wins (``singleton_off``: an
+    # odd number of empty cells, 2 high; ``tiled_off``: an even number) scores at most 0
+    brute = brute_for(width, height)
+    board = np.uint64(board_mask(width, height))
+    held = 0
+    for cols in _every_position(brute):
+        nb = sum(len(c) for c in cols)
+        if (width * height - nb) % 2 != (1 if rule == "spare" else 0) or nb == width * height:
+            continue
+        own = mask = np.uint64(0)
+        for c, col in enumerate(cols):
+            for r, who in enumerate(col):
+                bit = np.uint64(1) << np.uint64(c * (height + 1) + r)
+                mask |= bit
+                own |= bit if who == nb % 2 else np.uint64(0)
+        if rule == "spare":
+            holds = singleton_off(own, mask, width, board)
+        else:
+            holds = tiled_off(own, mask, width, height, board)
+        if holds:
+            held += 1
+            assert brute.score(cols) <= 0, cols
+    assert held >= 2000, held
+
+
 @pytest.mark.parametrize(
     ("width", "played", "count"), [(8, 7, 300), pytest.param(10, 11, 300, marks=pytest.mark.slow)]
 )
