@@ -113,11 +113,13 @@ def test_a_saved_table_carries_what_was_proved_to_another_solver(tmp_path: Path)
     data = (tmp_path / "solved.table").read_bytes()
     (tmp_path / "short.table").write_bytes(data[: len(data) // 2])
     (tmp_path / "other.table").write_bytes(b"not a table at all, but long enough")
+    (tmp_path / "gen0.table").write_bytes(data[:32] + bytes(8) + data[40:])  # generation 0
     refused = [
         (Solver(1 << 21, 7, 4, book=False), "solved.table", "of 524,288 slots, not 262,144"),
         (Solver(1 << 22, 6, 4, book=False), "solved.table", "a table of 7x4, not of this solver"),
         (Solver(1 << 22, 7, 4, book=False), "short.table", "the table is cut short"),
         (Solver(1 << 22, 7, 4, book=False), "other.table", "not a Connect Four table"),
+        (Solver(1 << 22, 7, 4, book=False), "gen0.table", "not a Connect Four table"),
     ]
     for solver, name, message in refused:
         with pytest.raises(ValueError, match=message):

@@ -195,6 +195,8 @@ class Solver:
             if len(header) < 5 or int(header[0]) != TABLE_FILE_MAGIC:
                 raise ValueError(f"{os.fspath(path)}: not a Connect Four table")
             width, height, slots, generation = (int(x) for x in header[1:])
+            if not 1 <= generation <= 255:
+                raise ValueError(f"{os.fspath(path)}: not a Connect Four table")
             if (width, height) != (self.width, self.height):
                 raise ValueError(
                     f"{os.fspath(path)}: a table of {width}x{height}, "
