@@ -349,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
             check = "no published result"
         elif not result.complete:
             inside = lo is not None and hi is not None and lo <= expected <= hi
-            check = f"cut at the cap; the bounds {'hold' if inside else 'EXCLUDE'} it"
+            cut = "by Ctrl-C" if result.interrupted else "at the cap"
+            check = f"cut {cut}; the bounds {'hold' if inside else 'EXCLUDE'} it"
             wrong += not inside
         elif lo == expected:
             check = "equal"
