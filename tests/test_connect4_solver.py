@@ -14,8 +14,10 @@ from __future__ import annotations
 import itertools
 import os
 import random
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -493,6 +495,18 @@ def _tilings(width: int) -> list[list[int]]:
     return [[1, *t] for t in _tilings(width - 1)] + [[2, *t] for t in _tilings(width - 2)]
 
 
+def _words(columns: Sequence[Sequence[object]], height: int, side: object) -> tuple[Any, Any]:
+    """The bitboard words ``(own, mask)`` of bottom-up columns: every stone, and those equal
+    to ``side`` (``"o"`` of a string column, a player's number of a brute-force board)."""
+    own = mask = np.uint64(0)
+    for c, col in enumerate(columns):
+        for r, who in enumerate(col):
+            bit = np.uint64(1) << np.uint64(c * (height + 1) + r)
+            mask |= bit
+            own |= bit if who == side else np.uint64(0)
+    return own, mask
+
+
 def _some_tiling_holds(columns: list[str], height: int) -> bool:
     """The pairing argument cell by cell: is there a tiling of the columns (bottom-up strings
     of 'o', the side asked about, and 'x') into neighbours equally full and columns alone
@@ -536,12 +550,7 @@ def test_tiled_off_against_every_tiling() -> None:
         columns = [
             "".join(rng.choice("oox") for _ in range(rng.randint(0, height))) for _ in range(width)
         ]
-        own = mask = np.uint64(0)
-        for c, col in enumerate(columns):
-            for r, who in enumerate(col):
-                bit = np.uint64(1) << np.uint64(c * (height + 1) + r)
-                mask |= bit
-                own |= bit if who == "o" else np.uint64(0)
+        own, mask = _words(columns, height, "o")
         expected = _some_tiling_holds(columns, height)
         answers[expected] += 1
         got = tiled_off(own, mask, width, height, np.uint64(board_mask(width, height)))
@@ -677,12 +686,7 @@ def test_singleton_off_against_every_tiling() -> None:
         ]
         if sum(2 - len(col) for col in columns) % 2 == 0:
             continue
-        own = mask = np.uint64(0)
-        for c, col in enumerate(columns):
-            for r, who in enumerate(col):
-                bit = np.uint64(1) << np.uint64(c * 3 + r)
-                mask |= bit
-                own |= bit if who == "o" else np.uint64(0)
+        own, mask = _words(columns, 2, "o")
         expected = _spare_tiling_holds(columns)
         answers[expected] += 1
         got = singleton_off(own, mask, width, np.uint64(board_mask(width, 2)))
@@ -723,12 +727,7 @@ def test_the_draw_rules_hold_on_every_position_of_small_boards(
         nb = sum(len(c) for c in cols)
         if (width * height - nb) % 2 != (1 if rule == "spare" else 0) or nb == width * height:
             continue
-        own = mask = np.uint64(0)
-        for c, col in enumerate(cols):
-            for r, who in enumerate(col):
-                bit = np.uint64(1) << np.uint64(c * (height + 1) + r)
-                mask |= bit
-                own |= bit if who == nb % 2 else np.uint64(0)
+        own, mask = _words(cols, height, nb % 2)
         if rule == "spare":
             holds = singleton_off(own, mask, width, board)
         else:
@@ -753,13 +752,7 @@ def test_singleton_off_holds_the_side_to_move_to_a_draw(
     for moves in _random_positions(width, 2, played, count, seed=width * 7 + played):
         cols = brute.play(moves)
         assert cols is not None
-        mover = len(moves) % 2
-        own = mask = np.uint64(0)
-        for c, col in enumerate(cols):
-            for r, who in enumerate(col):
-                bit = np.uint64(1) << np.uint64(c * 3 + r)
-                mask |= bit
-                own |= bit if who == mover else np.uint64(0)
+        own, mask = _words(cols, 2, len(moves) % 2)
         if singleton_off(own, mask, width, board):
             held += 1
             assert brute.score(cols) <= 0, moves
