@@ -234,16 +234,16 @@ class Kept:
                 self.sittings = json.loads(self.log.read_text())["sittings"]
             print(
                 f"  table read from {self.table} in {time.perf_counter() - t:.1f} s "
-                f"({self._total()})",
+                f"({self._total('before')})",
                 file=sys.stderr,
                 flush=True,
             )
 
-    def _total(self) -> str:
+    def _total(self, when: str = "") -> str:
         n = len(self.sittings)
         seconds = sum(x["seconds"] for x in self.sittings)
         nodes = sum(x["nodes"] for x in self.sittings)
-        return f"{n} sitting(s) before: {seconds:,.0f} s, {nodes:,} nodes"
+        return f"{n} sitting(s){' ' + when if when else ''}: {seconds:,.0f} s, {nodes:,} nodes"
 
     def save(self, solver: Any, result: Any, seconds: float, threads: int) -> None:
         t = time.perf_counter()
@@ -262,8 +262,7 @@ class Kept:
         rows = ",\n  ".join(json.dumps(x) for x in self.sittings)
         self.log.write_text(f'{{"sittings": [\n  {rows}\n]}}\n')
         print(
-            f"  table saved to {self.table} in {time.perf_counter() - t:.1f} s; "
-            f"{self._total().replace(' before', '')}",
+            f"  table saved to {self.table} in {time.perf_counter() - t:.1f} s; {self._total()}",
             file=sys.stderr,
             flush=True,
         )
