@@ -326,7 +326,11 @@ def main(argv: list[str] | None = None) -> int:
         solver = Solver(
             int(args.table_mb * 2**20), width=w, height=h, book=False, guess=not args.no_guess
         )
-        kept = Kept(args.keep_table, solver) if args.keep_table else None
+        try:
+            kept = Kept(args.keep_table, solver) if args.keep_table else None
+        except (OSError, ValueError) as e:  # a table of another format, DIR not a folder
+            print(f"connect4_sizes.py: --keep-table: {e}", file=sys.stderr)
+            return 2
         t0 = time.perf_counter()
 
         def told(a: Analysis, t0: float = t0, size: str = f"{w}x{h}") -> None:

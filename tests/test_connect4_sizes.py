@@ -150,6 +150,17 @@ def test_the_sizes_benchmark_keeps_a_size_table_across_runs(tmp_path: Path) -> N
     log = json.loads((tmp_path / "6x4-524288.json").read_text())["sittings"]
     assert len(log) == 2 and log[1]["complete"] and log[1]["bounds"] == [-1, -1]
     assert (tmp_path / "6x4-524288.table").stat().st_size == 8 * (5 + 524_288)
+    # a table file that is none: one line naming it, exit 2
+    (tmp_path / "6x4-524288.table").write_bytes(b"garbage")
+    done = subprocess.run(
+        [sys.executable, script, "--size", "6x4", "--table-mb", "4", "--keep-table", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"connect4_sizes.py: --keep-table: {tmp_path / '6x4-524288.table'}: "
+        "not a Connect Four table"
+    ]
 
 
 @pytest.mark.parametrize(("width", "height"), [(6, 4), (5, 5), (4, 6)])
