@@ -47,7 +47,12 @@ def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
     )
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=120)
+    try:
+        _, err = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()  # not left running into the next tests of this process
+        process.communicate()
+        pytest.fail(f"{' '.join(command[1:])}: still running 120 s after Ctrl-C at {delay:.3f} s")
     return process.returncode, err
 
 
@@ -95,6 +100,34 @@ def test_ctrl_c_in_the_first_half_second_is_one_line_and_130() -> None:
 @pytest.mark.slow
 def test_ctrl_c_at_many_random_moments_is_one_line_and_130() -> None:
     _runs(45, random.Random())
+
+
+def test_ctrl_c_inside_an_import_ends_at_once_and_elsewhere_is_a_keyboard_interrupt(
+    tmp_path: Path,
+) -> None:
+    """While a command runs, Ctrl-C is a KeyboardInterrupt for it to handle; but one that lands
+    in Python's import machinery (a module imported by the command, a module lock's callback)
+    cannot be raised there safely (Python swallowed it in a weak-reference callback, and a
+    ``python -m unbeatable.games.connect4`` went on, once to exit 0 and once to hang): the
+    process ends at once, one line and 130. Here the handler runs from a module's first line
+    while it is imported, with the frames a real import has."""
+    from unbeatable.__main__ import _hear
+
+    said: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        _hear(said, sys._getframe())
+    assert said == [signal.SIGINT]
+    (tmp_path / "imported_now.py").write_text(
+        "import sys\nfrom unbeatable.__main__ import _hear\n_hear([], sys._getframe())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", "import imported_now; print('went on')"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
 
 
 def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:

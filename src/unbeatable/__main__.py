@@ -16,6 +16,7 @@ from . import _stop
 TYPE_CHECKING = False  # typing, like signal (enum), costs tens of milliseconds on a busy machine
 if TYPE_CHECKING:
     import signal
+    from types import FrameType
     from typing import NoReturn
 else:
     import _signal as signal  # the C module: the signal module's names, without enum
@@ -29,8 +30,17 @@ def run() -> "NoReturn":
     guarded("unbeatable.cli")
 
 
-def _hear(said: list[int]) -> "NoReturn":
-    """Python's own Ctrl-C (KeyboardInterrupt), remembered in ``said``."""
+def _hear(said: list[int], frame: "FrameType | None") -> "NoReturn":
+    """Python's own Ctrl-C (KeyboardInterrupt), remembered in ``said``; but a Ctrl-C that lands
+    inside Python's import machinery (``frame``, the one it interrupted, or one of its callers,
+    in frozen ``importlib``) ends the process at once, as during the imports before the command:
+    raised there, a KeyboardInterrupt can be swallowed by a module lock's weak-reference
+    callback, and the process went on to exit 0, or leave the import lock held and hang (seen
+    once in the random-moment test, ``python -m unbeatable.games.connect4``, 2026-12-04)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            _stop()
+        frame = frame.f_back
     said.append(signal.SIGINT)
     raise KeyboardInterrupt
 
@@ -54,7 +64,7 @@ def guarded(module: str) -> "NoReturn":
         # keeps ending at once: a KeyboardInterrupt can be raised where Python swallows it (a
         # weak reference's callback, a finaliser), and the process would go on
         if heard and getattr(entry, "HEARS_CTRL_C", True):
-            signal.signal(signal.SIGINT, lambda signum, frame: _hear(said))
+            signal.signal(signal.SIGINT, lambda signum, frame: _hear(said, frame))
         code = entry.main()
     except KeyboardInterrupt:
         _stop()
