@@ -63,3 +63,24 @@ def test_a_cold_build_compiles_each_kernel_once(tmp_path: Path) -> None:
     twice = sorted({name for name in compiled if compiled.count(name) > 1})
     assert not twice, twice
     assert cached == len(compiled) == _cache.KERNELS.kernels
+
+
+def test_ctrl_c_in_the_warm_ups_search_is_passed_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's searcher ends a search quietly on Ctrl-C (its result says ``interrupted``),
+    as a UCI ``stop`` or an analysis wants; the warm-up's search passes it on as
+    KeyboardInterrupt: a cold ``unbeatable match --game chess`` sent Ctrl-C while the kernels
+    built heard it in that search and played the whole match on, to exit code 0."""
+    from dataclasses import replace
+
+    from unbeatable.games.chess import searcher, warm
+
+    iterate = searcher.Searcher.iterate
+
+    def cut_short(self: searcher.Searcher, *args: object, **kwargs: object) -> object:
+        for result in iterate(self, *args, **kwargs):  # type: ignore[arg-type]
+            yield replace(result, interrupted=True)  # as Ctrl-C during the search ends it
+
+    warm.warm_up()  # not interrupted: it ends quietly
+    monkeypatch.setattr(searcher.Searcher, "iterate", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        warm.warm_up()

@@ -37,7 +37,9 @@ def warm_up() -> float:
         position.termination(claim_draw=True)
         position.play(position.legal_moves()[0]).is_checkmate()
         position.evaluate()  # the generic engine's evaluation of chess
-        Searcher(hash_mb=1, threads=1).search(Position.initial(), Limits(depth=3))
+        found = Searcher(hash_mb=1, threads=1).search(Position.initial(), Limits(depth=3))
+        if found.interrupted:  # the searcher ends a search quietly on Ctrl-C; a warm-up must
+            raise KeyboardInterrupt  # not (a cold match heard it, then played on to exit 0)
     return time.perf_counter() - start
 
 
