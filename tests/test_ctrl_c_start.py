@@ -102,32 +102,40 @@ def test_ctrl_c_at_many_random_moments_is_one_line_and_130() -> None:
     _runs(45, random.Random())
 
 
-def test_ctrl_c_inside_an_import_ends_at_once_and_elsewhere_is_a_keyboard_interrupt(
+def test_ctrl_c_inside_an_import_or_a_build_ends_at_once_elsewhere_it_is_raised(
     tmp_path: Path,
 ) -> None:
     """While a command runs, Ctrl-C is a KeyboardInterrupt for it to handle; but one that lands
     in Python's import machinery (a module imported by the command, a module lock's callback)
-    cannot be raised there safely (Python swallowed it in a weak-reference callback, and a
-    ``python -m unbeatable.games.connect4`` went on, once to exit 0 and once to hang): the
-    process ends at once, one line and 130. Here the handler runs from a module's first line
-    while it is imported, with the frames a real import has."""
+    or in numba's or llvmlite's code (a kernel's build, a callback from the compiler) cannot be
+    raised there safely: Python swallowed it in a weak-reference callback (a ``python -m
+    unbeatable.games.connect4`` went on, once to exit 0 and once to hang) and in a ctypes
+    callback (a cold chess match failed with numba's traceback). The process ends at once, one
+    line and 130. Here the handler runs from a module's first line while it is imported (the
+    frames a real import has), and from a function in a file of a folder named ``llvmlite``."""
     from unbeatable.__main__ import _hear
 
     said: list[int] = []
     with pytest.raises(KeyboardInterrupt):
         _hear(said, sys._getframe())
     assert said == [signal.SIGINT]
-    (tmp_path / "imported_now.py").write_text(
-        "import sys\nfrom unbeatable.__main__ import _hear\n_hear([], sys._getframe())\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", "import imported_now; print('went on')"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+    hear = "import sys\nfrom unbeatable.__main__ import _hear\n"
+    (tmp_path / "imported_now.py").write_text(hear + "_hear([], sys._getframe())\n")
+    callback = tmp_path / "llvmlite" / "callback.py"
+    callback.parent.mkdir()
+    callback.write_text(hear + "def notify():\n    _hear([], sys._getframe())\n")
+    for code in (
+        "import imported_now",
+        f"import runpy; runpy.run_path({str(callback)!r})['notify']()",
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", code + "; print('went on')"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n"), code
 
 
 def test_classify_tells_our_tracebacks_from_pythons_start_up() -> None:

@@ -30,15 +30,23 @@ def run() -> "NoReturn":
     guarded("unbeatable.cli")
 
 
+#: the files where a Ctrl-C must end the process at once rather than raise: Python's import
+#: machinery, and numba's and llvmlite's while they compile or load a kernel
+_AT_ONCE = ("<frozen importlib", "/numba/", "\\numba\\", "/llvmlite/", "\\llvmlite\\")
+
+
 def _hear(said: list[int], frame: "FrameType | None") -> "NoReturn":
     """Python's own Ctrl-C (KeyboardInterrupt), remembered in ``said``; but a Ctrl-C that lands
-    inside Python's import machinery (``frame``, the one it interrupted, or one of its callers,
-    in frozen ``importlib``) ends the process at once, as during the imports before the command:
-    raised there, a KeyboardInterrupt can be swallowed by a module lock's weak-reference
-    callback, and the process went on to exit 0, or leave the import lock held and hang (seen
-    once in the random-moment test, ``python -m unbeatable.games.connect4``, 2026-12-04)."""
+    inside an import or a kernel's build (``frame``, the one it interrupted, or one of its
+    callers, in a file of :data:`_AT_ONCE`) ends the process at once, as during the imports
+    before the command. Raised there, Python can swallow the KeyboardInterrupt: in a module
+    lock's weak-reference callback (the process went on to exit 0, or hung with the import lock
+    held: ``python -m unbeatable.games.connect4``, 2026-12-04), or in llvmlite's callback from
+    the compiler (a cold ``unbeatable match --game chess`` then failed with numba's traceback,
+    "no compiled object yet")."""
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
+        name = frame.f_code.co_filename
+        if name.startswith(_AT_ONCE[0]) or any(part in name for part in _AT_ONCE[1:]):
             _stop()
         frame = frame.f_back
     said.append(signal.SIGINT)
