@@ -263,3 +263,43 @@ def test_answered_row_finds_the_shallowest_node_the_table_answers() -> None:
     assert K._answered_row(table, fu, fi, 2, empty) == (-1, NOT_FOUND)  # rows above 2 only
     entry(1, LOWER_CODE - 2)  # a lower bound >= beta answers row 1, shallower
     assert K._answered_row(table, fu, fi, 5, empty) == (1, -2)
+
+
+@pytest.mark.parametrize("ask", ["line", "bounds"])
+def test_a_ctrl_c_that_comes_as_the_search_completes_is_not_lost(
+    monkeypatch: pytest.MonkeyPatch, ask: str
+) -> None:
+    """Ctrl-C while the search thread finishes (here: right after its kernel returned, the
+    thread still running): the answer is complete, and says ``interrupted`` all the same, so
+    that its caller raises KeyboardInterrupt again. Before, a complete answer dropped it: the
+    line that a perfect player walks after each move starts from a score already known, so a
+    Ctrl-C during that walk was lost, and ``unbeatable match --game connect4`` played on."""
+    import os
+    import signal
+    import time
+
+    from unbeatable.games.connect4 import _line
+    from unbeatable.games.connect4 import solver as solver_module
+
+    name = "principal_line" if ask == "line" else "solve_position"
+    module = _line if ask == "line" else solver_module.K
+    if not hasattr(module, name):
+        pytest.fail(f"no {name} in {module.__name__}: the test must wrap the kernel {ask} calls")
+    kernel = getattr(module, name)
+
+    def then_ctrl_c(*args: object) -> object:
+        found = kernel(*args)
+        os.kill(os.getpid(), signal.SIGINT)  # the main thread hears it while this one runs
+        time.sleep(0.3)
+        return found
+
+    monkeypatch.setattr(module, name, then_ctrl_c)
+    solver = Solver(table_bytes=1 << 22, book=False, threads=1)
+    state = _state(START)
+    if ask == "line":
+        proven, result, consistent = solver.line(state.current, state.mask, state.moves)
+        assert consistent and proven
+    else:
+        result = solver.bounds(state.current, state.mask, state.moves)
+    assert result.complete and result.lower == [-2]
+    assert result.interrupted

@@ -25,7 +25,9 @@ class Analysis:
     """What a limited search knows: ``lower[i] <= value[i] <= upper[i]`` for each entry (one
     entry for :meth:`Solver.bounds`, one per column for :meth:`Solver.analyze`, None for a full
     column). ``complete``: every bound is exact (``lower == upper``); ``interrupted``: Ctrl-C
-    stopped the search."""
+    came while the search ran (its callers raise KeyboardInterrupt again), also when the
+    search completed all the same: a Ctrl-C that came as the last bound closed, or while
+    :meth:`Solver.line` walked a line whose score was known from the start, is not lost."""
 
     lower: list[int | None]
     upper: list[int | None]
@@ -165,4 +167,4 @@ def merge(workers: list[Worker], entries: int, interrupted: bool, nodes: int) ->
     lower = [None if v == FULL_COLUMN else int(v) for v in lo]
     upper = [None if v == FULL_COLUMN else int(v) for v in hi]
     complete = all(a == b for a, b in zip(lower, upper, strict=True))
-    return Analysis(lower, upper, complete, interrupted and not complete, nodes)
+    return Analysis(lower, upper, complete, interrupted, nodes)

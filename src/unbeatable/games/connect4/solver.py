@@ -436,7 +436,7 @@ class Solver:
 
         result = self._search(run, self._column_bounds(mask, stones), threads, deadline, max_nodes)
         done = bool(placed)
-        return replace(result, complete=done, interrupted=result.interrupted and not done)
+        return replace(result, complete=done)
 
     def line(
         self, current: int, mask: int, stones: int, *, book: bool | None = None,
@@ -588,7 +588,7 @@ def _analysis(bounds: Bounds, interrupted: bool, nodes: int) -> Analysis:
     lower = [None if v == C.FULL_COLUMN else v for v in bounds[0]]
     upper = [None if v == C.FULL_COLUMN else v for v in bounds[1]]
     complete = all(a == b for a, b in zip(lower, upper, strict=True))
-    return Analysis(lower, upper, complete, interrupted and not complete, nodes)
+    return Analysis(lower, upper, complete, interrupted, nodes)
 
 
 def compile_kernels() -> float:
