@@ -124,3 +124,29 @@ def test_the_connect4_benchmark_refuses_a_peer_binary_that_is_not_one(
         assert done.returncode == 2, done.stderr
         assert done.stderr.splitlines()[-1].endswith(f"{option} {path}: not an executable file")
         assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.slow
+def test_the_ctrl_c_sweep_sorts_its_runs() -> None:
+    """Two runs of a command that outlasts its delay: each ends quietly on Ctrl-C (or, sent in
+    Python's own first instants, dies of it), nothing is loud, and the counts add up."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "ctrl_c.py"),
+            "--runs",
+            "2",
+            "--max-delay",
+            "0.4",
+            "--command",
+            "analyze mnk:4,4,4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    last = done.stdout.splitlines()[-1]
+    counts = dict(part.split(" ") for part in last.split(", "))
+    assert counts["loud"] == "0" and counts["finished"] == "0", last
+    assert int(counts["quiet"]) + int(counts["python"]) == 2, last
