@@ -289,3 +289,32 @@ def test_the_same_nodes_with_the_jit_off() -> None:
         r = Searcher(hash_mb=1).search(Position.from_fen(fen), Limits(depth=3))
         ours.append(f"{r.nodes} {r.score} {Position.uci(r.best or 0)}")
     assert run_without_jit(code).split("\n")[:3] == ours
+
+
+def test_a_ctrl_c_while_the_search_threads_are_joined_is_kept() -> None:
+    """Ctrl-C while the searcher waits for its threads to end (a search that had just ended,
+    or a second Ctrl-C): it waits for them all the same, and says that Ctrl-C came, so that a
+    first Ctrl-C that came as the search ended is not lost (it was suppressed there)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from unbeatable.games.chess.searcher import _join_all
+
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+
+    def interrupt_then_release() -> None:
+        time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGINT)  # heard by the main thread, inside its join
+        time.sleep(0.2)
+        release.set()
+
+    worker.start()
+    threading.Thread(target=interrupt_then_release).start()
+    assert _join_all([worker]) is True
+    assert not worker.is_alive()
+    done = threading.Thread(target=lambda: None)
+    done.start()
+    assert _join_all([done]) is False

@@ -16,7 +16,6 @@ the kernels read the stop flag every 1,024 nodes, so a search stops within a few
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -327,6 +326,20 @@ def _iterate(
         run.done = True
 
 
+def _join_all(threads: list[threading.Thread]) -> bool:
+    """Wait for every thread to end, through Ctrl-C (a second one must not leave a thread
+    searching); return whether one came meanwhile (a first one, that came as the search ended,
+    must not be lost either)."""
+    heard = False
+    for t in threads:
+        while t.is_alive():
+            try:
+                t.join()
+            except KeyboardInterrupt:
+                heard = True
+    return heard
+
+
 def _wait(
     run: _Run,
     budget: tuple[float, float] | None,
@@ -489,10 +502,7 @@ class Searcher:
             interrupted = True
         finally:
             ctrl[C_STOP] = 1  # the helpers stop with the main thread
-            for t in threads:
-                while t.is_alive():  # a second Ctrl-C must not leave a thread searching
-                    with contextlib.suppress(KeyboardInterrupt):
-                        t.join()
+            interrupted = _join_all(threads) or interrupted
         if run.done and not interrupted and seen == len(run.iterations):
             return  # every iteration asked for completed: the last one yielded is the answer
         result = self._result(run, legal, start, complete=False)
