@@ -247,9 +247,40 @@ def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:
             timeout=60,
         )
         assert done.returncode == 1
-        assert f"could not serve on 127.0.0.1:{port}" in done.stderr
+        # one line: the address is bound before the page's URL is said (it was said first)
+        [line] = done.stderr.splitlines()
+        assert f"could not serve on 127.0.0.1:{port}: " in line and "http" not in line
     finally:
         stop(process)
+
+
+def test_port_0_serves_on_a_port_the_system_picks_and_says_which() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "unbeatable.web", "--port", "0", "--workers", "1"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        first = process.stderr.readline()  # said before the server starts
+        prefix = "unbeatable serve: http://127.0.0.1:"
+        assert first.startswith(prefix), first
+        port = int(first[len(prefix) :].split("/")[0])
+        assert port > 0
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+                    assert json.load(r)["status"] == "ok"
+                break
+            except urllib.error.URLError:
+                assert time.monotonic() < deadline, "the server never answered on its port"
+                time.sleep(0.1)
+    finally:
+        stop(process)
+    assert process.returncode == 130
 
 
 @pytest.mark.slow

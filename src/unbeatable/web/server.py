@@ -15,10 +15,13 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from types import FrameType
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..messages import cut_echoes
 from .inputs import DEFAULT_CAP  # (no Starlette: --help works without the web extra)
+
+if TYPE_CHECKING:
+    import socket
 
 __all__ = ["build_parser", "free_port", "is_loopback", "launch", "main", "stop"]
 
@@ -176,6 +179,14 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
 
     from .app import create_app
 
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    try:  # bound before anything starts, so that the address said is the one served
+        sock = _bind(args.host, args.port)
+    except OSError as error:
+        why = error.strerror or str(error)
+        print(f"{PROG}: error: could not serve on {shown}:{args.port}: {why}", file=err)
+        return 1
+    port = sock.getsockname()[1]  # --port 0: the one the system picked
     app = create_app(args.workers, queue=args.queue, cap=args.time_cap, warm="background")
     pool = app.state.pool
 
@@ -196,9 +207,8 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
         lifespan="on",
     )
     server = Server(config)
-    shown = f"[{args.host}]" if ":" in args.host else args.host
     print(
-        f"{PROG}: http://{shown}:{args.port}/ ({args.workers} workers; Ctrl-C to stop)",
+        f"{PROG}: http://{shown}:{port}/ ({args.workers} workers; Ctrl-C to stop)",
         file=err,
         flush=True,
     )
@@ -207,7 +217,7 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     # before the pool is closed)
     before = signal.signal(signal.SIGTERM, _terminated)
     try:
-        server.run()
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         signals.append(signal.SIGINT)
     except Terminated:
@@ -217,10 +227,27 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
     finally:
         signal.signal(signal.SIGTERM, before)
         pool.close()
+        sock.close()
     if not server.started and signal.SIGINT not in signals:
         print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
         return 1
     return INTERRUPTED if signal.SIGINT in signals else 0
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (port 0: one the system picks), as uvicorn binds
+    its own (IPv6 for a host with a colon, the address reusable at once after a restart);
+    OSError when it cannot be (the port taken, an unknown host)."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def free_port(host: str = "127.0.0.1") -> int:
