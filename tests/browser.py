@@ -18,7 +18,10 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -56,7 +59,11 @@ def browser() -> Iterator[Any]:
 
 
 def wait(driver: Any, condition: Any, seconds: float = 40) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+    """``condition(driver)`` once it is true, asked every 50 ms; an element it read that the
+    page replaced meanwhile (the board is drawn again as each answer comes) is asked again."""
+    return WebDriverWait(
+        driver, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(condition)
 
 
 def status(driver: Any) -> str:

@@ -585,6 +585,10 @@ def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
     no_script_errors(browser)
 
 
+def last_cell(driver: Any) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, "#board .last-cell")
+
+
 def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
@@ -608,8 +612,8 @@ def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser.find_element(By.CSS_SELECTOR, '#board [data-move="2"]').click()
     wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move, O")
     assert browser.find_element(By.ID, "ai-note").text.startswith("The AI played ")
-    ring = browser.find_element(By.CSS_SELECTOR, "#board .last-cell")
-    assert ring.get_attribute("data-last") == "ai"  # the AI's move is ringed on the board
+    # the AI's move is ringed on the board (asked again when the board is drawn anew)
+    wait(browser, lambda d: last_cell(d).get_attribute("data-last") == "ai")
     browser.find_element(By.ID, "undo").click()  # takes back the AI's reply and our move
     wait(browser, lambda d: d.current_url.endswith("moves=159&human=second"))
     browser.back()  # the position lives in the URL: history works
