@@ -557,12 +557,16 @@ def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
     moves = ["2"]  # after X in the centre, an edge loses
     while True:
         cell = moves.pop(0) if moves else None
-        if cell is None:
-            cell = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0].get_attribute(
-                "data-move"
-            )
+        if cell is None:  # the first free cell, read again if the board is drawn anew
+            cell = wait(
+                browser,
+                lambda d: [
+                    c.get_attribute("data-move")
+                    for c in d.find_elements(By.CSS_SELECTOR, "#board [data-move]")
+                ][:1],
+            )[0]
         before = browser.current_url
-        browser.find_element(By.CSS_SELECTOR, f'#board [data-move="{cell}"]').click()
+        click(browser, f'#board [data-move="{cell}"]')
         wait(browser, lambda d, url=before: d.current_url != url)
         text = wait(
             browser,
@@ -573,9 +577,17 @@ def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
         if text.startswith("Game over"):
             break
     assert text == "Game over: you lost."
-    turning = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#move-list li.turning"))
-    assert turning[0].get_attribute("data-ply") == "2"  # O's edge, move 2
-    assert "turned the game" in turning[0].text
+    # read inside the wait: the move list is drawn again as answers come (an element kept
+    # from one drawing to the next goes stale)
+    turning = wait(
+        browser,
+        lambda d: [
+            (li.get_attribute("data-ply"), li.text)
+            for li in d.find_elements(By.CSS_SELECTOR, "#move-list li.turning")
+        ],
+    )
+    assert turning[0][0] == "2"  # O's edge, move 2
+    assert "turned the game" in turning[0][1]
     assert "The game turned on your move 2 (2)" in browser.find_element(By.ID, "ai-note").text
     browser.save_screenshot(str(tmp_path / "lost.png"))
     # a move of the list shows its position
@@ -583,6 +595,16 @@ def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
     wait(browser, lambda d: status(d) == "After 5")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .stone-x")) == 1
     no_script_errors(browser)
+
+
+def click(driver: Any, selector: str) -> None:
+    """Click the element ``selector`` names, found again if the page drew it anew meanwhile."""
+
+    def once(d: Any) -> bool:
+        d.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+
+    wait(driver, once)
 
 
 def last_cell(driver: Any) -> Any:
