@@ -30,8 +30,8 @@ def run() -> "NoReturn":
     guarded("unbeatable.cli")
 
 
-#: the files where a Ctrl-C must end the process at once rather than raise: Python's import
-#: machinery, and numba's and llvmlite's while they compile or load a kernel
+#: the files where a Ctrl-C must end the process at once rather than raise (a part of their
+#: names): Python's import machinery, and numba's and llvmlite's while they compile or load
 _AT_ONCE = ("<frozen importlib", "/numba/", "\\numba\\", "/llvmlite/", "\\llvmlite\\")
 
 
@@ -45,8 +45,7 @@ def _hear(said: list[int], frame: "FrameType | None") -> "NoReturn":
     the compiler (a cold ``unbeatable match --game chess`` then failed with numba's traceback,
     "no compiled object yet")."""
     while frame is not None:
-        name = frame.f_code.co_filename
-        if name.startswith(_AT_ONCE[0]) or any(part in name for part in _AT_ONCE[1:]):
+        if any(part in frame.f_code.co_filename for part in _AT_ONCE):
             _stop()
         frame = frame.f_back
     said.append(signal.SIGINT)
