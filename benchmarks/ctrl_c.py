@@ -41,6 +41,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from unbeatable.web.server import stop
+
 SCRIPT = Path(sys.executable).with_name("unbeatable")
 
 #: commands that run past a second on a warm cache, each through the console script
@@ -58,7 +60,7 @@ NOTICE = re.compile(r"building .* once, about \d+ s; later runs start at once\n"
 OURS = re.compile(r'File "[^"]*unbeatable[/\\]')
 
 
-def outcome(code: int | None, err: str, finished: bool) -> str:
+def outcome(code: int, err: str, finished: bool) -> str:
     """The outcome's name (see the module's docstring)."""
     err = NOTICE.sub("", err)
     if finished:
@@ -72,8 +74,8 @@ def outcome(code: int | None, err: str, finished: bool) -> str:
 
 def run_once(
     words: list[str], delay: float, patience: float, env: dict[str, str]
-) -> tuple[int | None, str, bool]:
-    """One run: the exit code (None: killed after ``patience``), stderr, and whether the
+) -> tuple[int, str, bool]:
+    """One run: the exit code (-9: killed after ``patience``), stderr, and whether the
     process had ended before the signal."""
     uci = words[:1] == ["uci"]  # the engine reads its commands until its input closes
     process = subprocess.Popen(
@@ -87,13 +89,9 @@ def run_once(
     )
     time.sleep(delay)
     finished = process.poll() is not None
-    process.send_signal(signal.SIGINT)
-    try:
-        _, err = process.communicate(timeout=patience)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
-        return None, err + f"[still running {patience:g} s after Ctrl-C: killed]\n", finished
+    err = stop(process, patience)  # SIGINT, and SIGKILL after ``patience``
+    if process.returncode == -signal.SIGKILL:
+        err += f"[still running {patience:g} s after Ctrl-C: killed]\n"
     return process.returncode, err, finished
 
 
