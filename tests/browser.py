@@ -66,6 +66,17 @@ def wait(driver: Any, condition: Any, seconds: float = 40) -> Any:
     ).until(condition)
 
 
+def click(driver: Any, selector: str) -> None:
+    """Click the element the CSS ``selector`` names, found again if the page drew it anew
+    meanwhile (see :func:`wait`)."""
+
+    def once(d: Any) -> bool:
+        d.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+
+    wait(driver, once)
+
+
 def status(driver: Any) -> str:
     return str(driver.find_element(By.ID, "status").text)
 

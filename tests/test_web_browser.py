@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from tests.browser import browser, no_script_errors, shown_error, status, wait
+from tests.browser import browser, click, no_script_errors, shown_error, status, wait
 from unbeatable import cli, get_game
 from unbeatable.web.server import free_port, launch, stop
 
@@ -597,20 +597,6 @@ def test_a_game_you_lose_says_so_and_marks_the_move_that_turned_it(
     no_script_errors(browser)
 
 
-def click(driver: Any, selector: str) -> None:
-    """Click the element ``selector`` names, found again if the page drew it anew meanwhile."""
-
-    def once(d: Any) -> bool:
-        d.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-
-    wait(driver, once)
-
-
-def last_cell(driver: Any) -> Any:
-    return driver.find_element(By.CSS_SELECTOR, "#board .last-cell")
-
-
 def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     browser: Any, base_url: str, tmp_path: Path
 ) -> None:
@@ -635,7 +621,12 @@ def test_hint_undo_new_game_and_the_principal_variation_step_by_step(
     wait(browser, lambda d: "moves=1592" in d.current_url and status(d) == "Your move, O")
     assert browser.find_element(By.ID, "ai-note").text.startswith("The AI played ")
     # the AI's move is ringed on the board (asked again when the board is drawn anew)
-    wait(browser, lambda d: last_cell(d).get_attribute("data-last") == "ai")
+    wait(
+        browser,
+        lambda d: (
+            d.find_element(By.CSS_SELECTOR, "#board .last-cell").get_attribute("data-last") == "ai"
+        ),
+    )
     browser.find_element(By.ID, "undo").click()  # takes back the AI's reply and our move
     wait(browser, lambda d: d.current_url.endswith("moves=159&human=second"))
     browser.back()  # the position lives in the URL: history works
