@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from unbeatable.web.server import stop
+
 SCRIPT = Path(sys.executable).with_name("unbeatable")
 #: a frame of one of our files in a traceback (the script in .venv/bin is not a directory)
 OURS = re.compile(r'File "[^"]*unbeatable[/\\]')
@@ -46,12 +48,8 @@ def _interrupt(command: list[str], delay: float) -> tuple[int, str]:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(delay)
-    process.send_signal(signal.SIGINT)
-    try:
-        _, err = process.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        process.kill()  # not left running into the next tests of this process
-        process.communicate()
+    err = stop(process, 120)  # SIGINT; killed after 120 s, not left running into the next tests
+    if process.returncode == -signal.SIGKILL:
         pytest.fail(f"{' '.join(command[1:])}: still running 120 s after Ctrl-C at {delay:.3f} s")
     return process.returncode, err
 
