@@ -135,8 +135,11 @@ def test_three_players_people_and_ais_mixed(browser: Any, base_url: str, tmp_pat
     assert browser.find_element(By.ID, "analysis-note").text == "O to move: 0 (X 0, O 0, V 0)"
     browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0].click()
     wait(browser, lambda d: status(d) == "Your move, O" or "Game over" in status(d))
-    assert len(browser.find_elements(By.CSS_SELECTOR, ".stone-mark")) == 1  # third: V
-    assert browser.find_element(By.CSS_SELECTOR, ".stone-mark").text == "V"
+    # the third player's stone, V, read inside a wait (the board is drawn again as answers come)
+    marks = wait(
+        browser, lambda d: [m.text for m in d.find_elements(By.CSS_SELECTOR, ".stone-mark")]
+    )
+    assert marks == ["V"]
     # both AIs' moves since ours, in order
     said = browser.find_element(By.ID, "ai-note").text
     assert said.startswith("The AI (V) played ") and " The AI (X) played " in said, said
