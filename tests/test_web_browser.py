@@ -71,10 +71,16 @@ def test_a_whole_tic_tac_toe_game_by_clicking_and_the_ai_never_loses(
                 if text.startswith("Game over"):
                     break
                 wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
-                cells = browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")
+                cells = wait(
+                    browser,
+                    lambda d: [
+                        c.get_attribute("data-move")
+                        for c in d.find_elements(By.CSS_SELECTOR, "#board [data-move]")
+                    ],
+                )
                 assert cells, "no playable cell on the human's turn"
                 before = browser.current_url
-                rng.choice(cells).click()
+                click(browser, f'#board [data-move="{rng.choice(cells)}"]')
                 wait(browser, lambda d, url=before: d.current_url != url)
                 clicks += 1
                 assert clicks <= 5
@@ -100,24 +106,31 @@ def test_connect_four_score_labels_match_analyze_json(
 ) -> None:
     moves = "44444433"
     browser.get(f"{base_url}/?game=connect4&moves={moves}&human=both")
-    rows = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
-    shown = {
-        row.get_attribute("data-move"): (
-            row.find_element(By.CSS_SELECTOR, ".score-text").text,
-            "best" in (row.get_attribute("class") or ""),
-        )
-        for row in rows
-    }
+    # (read inside the waits: the table and the board are drawn again as answers come)
+    shown = wait(
+        browser,
+        lambda d: {
+            row.get_attribute("data-move"): (
+                row.find_element(By.CSS_SELECTOR, ".score-text").text,
+                "best" in (row.get_attribute("class") or ""),
+            )
+            for row in d.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+        },
+    )
     expected = cli_report("connect4", moves)
     assert shown == {m["move"]: (m["text"], m["best"]) for m in expected["moves"]}
-    labels = browser.find_elements(By.CSS_SELECTOR, "#board text.score")
+    labels = wait(
+        browser,
+        lambda d: [
+            (e.get_attribute("data-score-move"), e.get_attribute("class") or "", e.text)
+            for e in d.find_elements(By.CSS_SELECTOR, "#board text.score")
+        ],
+    )
     assert len(labels) == len(expected["moves"])
-    for label in labels:
-        entry = next(
-            m for m in expected["moves"] if m["move"] == label.get_attribute("data-score-move")
-        )
-        assert entry["kind"] in (label.get_attribute("class") or "")
-        assert label.text.endswith(str(entry.get("moves_to_end", "draw")))
+    for move, kind, text in labels:
+        entry = next(m for m in expected["moves"] if m["move"] == move)
+        assert entry["kind"] in kind
+        assert text.endswith(str(entry.get("moves_to_end", "draw")))
     # (the figures sit folded under "Search figures": read their text, shown or not)
     figures = browser.find_element(By.CSS_SELECTOR, '[data-figure="algorithm"]')
     figures = figures.get_attribute("textContent")
@@ -197,8 +210,8 @@ def test_a_bad_position_in_the_url_shows_the_error(
     assert "column 8 does not exist (1-7)" in box.text
     assert "The link's move 4 (\"8\") cannot be played" in box.text
     # the game up to the bad move: three discs, and the URL holds those three moves
-    discs = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#board circle.disc"))
-    assert len(discs) == 3 and "moves=445" in browser.current_url
+    discs = wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board circle.disc")))
+    assert discs == 3 and "moves=445" in browser.current_url
     assert status(browser).startswith("It is the AI's turn")  # a link: the AI waits
     browser.save_screenshot(str(tmp_path / "bad-url.png"))
     browser.get(f"{base_url}/?game=checkers")
@@ -423,14 +436,14 @@ def test_the_parallel_view_explains_itself(browser: Any, base_url: str, tmp_path
     field.clear()
     field.send_keys("5")
     browser.find_element(By.CSS_SELECTOR, "#parallel-form button[type=submit]").click()
-    bars = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline g.task"), 60)
-    assert bars and browser.find_elements(By.CSS_SELECTOR, "#split-tree g.task")
+    bars = wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline g.task")), 60)
+    assert browser.find_elements(By.CSS_SELECTOR, "#split-tree g.task")
     said = browser.find_element(By.ID, "parallel-explain").text
     assert "speed-up of" in said and "serial search of the same position" in said
     assert "Starting the 2 worker processes took" in said and "young brothers wait" in said
     assert "busy" in said.lower()
     rows = browser.find_elements(By.CSS_SELECTOR, "#parallel-tasks tbody tr")
-    assert len(rows) >= len(bars)
+    assert len(rows) >= bars
     # the last tick label is inside the picture (it was cut: "35 m")
     inside = browser.execute_script(
         "const svg = document.querySelector('#timeline svg');"
@@ -838,11 +851,16 @@ def test_chess_shows_the_engines_three_lines_in_its_own_order(
     showed the third as its first move alone: the moves table's order is not the lines')."""
     browser.set_window_size(1366, 768)
     browser.get(f"{base_url}/?game=chess&moves=&human=both")
-    items = wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lines li.line"), 90)
+    items = wait(
+        browser,
+        lambda d: [
+            (item.get_attribute("data-move"), item.text)
+            for item in d.find_elements(By.CSS_SELECTOR, "#lines li.line")
+        ],
+        90,
+    )
     assert len(items) == 3
-    moves = [item.get_attribute("data-move") for item in items]
-    assert len(set(moves)) == 3
-    for item in items:
-        text = item.text
+    assert len({move for move, _ in items}) == 3
+    for _, text in items:
         assert text.count(".") >= 2, text  # "1. Nf3 d5 2. ...": more than the move itself
     browser.save_screenshot(str(tmp_path / "chess-lines.png"))
