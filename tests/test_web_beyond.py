@@ -17,7 +17,7 @@ pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
 from selenium.webdriver.common.by import By
 
-from tests.browser import browser, no_script_errors, status, wait
+from tests.browser import browser, click, no_script_errors, status, wait
 from tests.own_sources import PIG, nim_source
 from unbeatable.web.server import free_port, launch, stop
 
@@ -133,7 +133,7 @@ def test_three_players_people_and_ais_mixed(browser: Any, base_url: str, tmp_pat
     analyzed(browser)
     # every player's value, after the mover's
     assert browser.find_element(By.ID, "analysis-note").text == "O to move: 0 (X 0, O 0, V 0)"
-    browser.find_elements(By.CSS_SELECTOR, "#board [data-move]")[0].click()
+    click(browser, "#board [data-move]")  # the first free cell, found again if drawn anew
     wait(browser, lambda d: status(d) == "Your move, O" or "Game over" in status(d))
     # the third player's stone, V, read inside a wait (the board is drawn again as answers come)
     marks = wait(
@@ -173,8 +173,8 @@ def test_a_dice_game_no_search_reaches_the_end_of_is_analysed_for_a_while(
     browser.get(f"{base_url}/?game=servedpig:Pig&moves=roll,5&human=both")
     wait(browser, lambda d: d.find_element(By.ID, "analysis-note").text
          == "no search reaches the end of this game: what a 2 s search found")
-    scored = {row.get_attribute("data-move") for row in
-              browser.find_elements(By.CSS_SELECTOR, "#scores tbody tr")}
+    scored = wait(browser, lambda d: {row.get_attribute("data-move") for row in
+                                      d.find_elements(By.CSS_SELECTOR, "#scores tbody tr")})
     assert scored == {"roll", "hold"}
     assert browser.find_element(By.ID, "ai-note").text == "The dice: 5"  # as the game writes it
     assert status(browser) == "The first player to move"
