@@ -96,7 +96,7 @@ test: $(VENV)/.installed-test gnubg lint
 # A test of about 0.5 s of CPU or more is marked @pytest.mark.slow (make test runs it) where
 # a quicker case of its module and feature stays in make test-fast
 FAST_JOBS ?= 2
-# make test: every test, on two processes too; a module's tests stay in one process
+# make test: every test, on three processes (below); a module's tests stay in one process
 # (--dist loadfile: its server, browser or cluster is started once). JOBS=1 for one process.
 # Its CPU is not only the test processes': on 2026-11-28 (kernels warm, no bytecode cached,
 # load 1.8-3.1) pytest used 617 s of CPU in all (user + system), inside the tests 284 s in
@@ -104,7 +104,11 @@ FAST_JOBS ?= 2
 # ranks), in 357 s of wall; the same command before that day's cuts used 829 s (426 + 379)
 # in 636 s (load 1.0-3.5). A clean clone's .ci/run took 522 s, its pytest 418 s (load 3-4),
 # of the 10 minutes asked of the whole run on two cores.
-JOBS ?= 2
+# Three processes, though the machine has two cores: much of a test is waiting (servers, a
+# browser, MPI ranks, commands), and a third process fills it. 2026-12-04, whole suites one
+# after the other in one checkout, load 2-3.5: 543.9 s with three against 577.2 s with two,
+# then 620.3 s with two against 560.7 s with three.
+JOBS ?= 3
 # --no-loadscope-reorder keeps tests/conftest.py's order (its slowest modules first): by
 # default pytest-xdist hands out the modules with the most tests first, and long modules of
 # one or two tests came last, one process running them while the other idled. On 2026-12-03
