@@ -54,10 +54,10 @@ SLOWEST_FIRST = (
     "test_fuzz_fronts.py",  # 58 s
     "test_search_features.py",  # 56 s
     "test_chess_core_differential.py",  # 55 s
+    "test_web_warming.py",  # 47 s
     "test_connect4_solver.py",  # 43 s
     "test_pns.py",  # 31 s
     "test_chess_core_cache.py",  # 31 s
-    "test_web_warming.py",  # 47 s; 26 s alone on 2026-12-04, one kernel built instead of all
     "test_web_growth.py",  # 30 s
     "test_extra_turns.py",  # 29 s
     "test_kernels.py",  # 28 s
