@@ -71,12 +71,15 @@ def test_a_whole_tic_tac_toe_game_by_clicking_and_the_ai_never_loses(
                 if text.startswith("Game over"):
                     break
                 wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#scores tbody tr"))
-                cells = wait(
+                # read in one go inside a wait (a list in a tuple: an empty one is an answer)
+                (cells,) = wait(
                     browser,
-                    lambda d: [
-                        c.get_attribute("data-move")
-                        for c in d.find_elements(By.CSS_SELECTOR, "#board [data-move]")
-                    ],
+                    lambda d: (
+                        [
+                            c.get_attribute("data-move")
+                            for c in d.find_elements(By.CSS_SELECTOR, "#board [data-move]")
+                        ],
+                    ),
                 )
                 assert cells, "no playable cell on the human's turn"
                 before = browser.current_url
