@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -252,6 +254,40 @@ def test_python_m_unbeatable_web_refuses_a_port_in_use() -> None:
         assert f"could not serve on 127.0.0.1:{port}: " in line and "http" not in line
     finally:
         stop(process)
+
+
+def test_a_server_that_cannot_start_after_the_bind_names_the_address_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn failing once the socket is bound (it exits, having said why): one more line, with
+    the address as the first line gave it (an IPv6 host in brackets, the port bound for 0)."""
+    import uvicorn
+
+    from unbeatable.web.server import PROG, main
+
+    def fails(self: object, sockets: object = None) -> None:
+        raise SystemExit(1)  # as uvicorn's startup does when the app's lifespan fails
+
+    monkeypatch.setattr(uvicorn.Server, "run", fails)
+    err = io.StringIO()
+    host = "::1" if socket_has_ipv6_loopback() else "127.0.0.1"
+    assert main(["--host", host, "--port", "0", "--workers", "1"], stderr=err) == 1
+    first, last = err.getvalue().splitlines()
+    shown = f"[{host}]" if ":" in host else host
+    [url] = [word for word in first.split() if word.startswith("http")]
+    assert url.startswith(f"http://{shown}:") and url.endswith("/"), first
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    assert port > 0
+    assert last == f"{PROG}: error: could not serve on {shown}:{port}", last
+
+
+def socket_has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
 
 
 def test_port_0_serves_on_a_port_the_system_picks_and_says_which() -> None:

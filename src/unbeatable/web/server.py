@@ -229,7 +229,7 @@ def _serve(args: argparse.Namespace, err: IO[str]) -> int:
         pool.close()
         sock.close()
     if not server.started and signal.SIGINT not in signals:
-        print(f"{PROG}: error: could not serve on {args.host}:{args.port}", file=err)
+        print(f"{PROG}: error: could not serve on {shown}:{port}", file=err)
         return 1
     return INTERRUPTED if signal.SIGINT in signals else 0
 
