@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GAME ?= tictactoe
 
-.PHONY: play test test-fast lint typecheck pytest bench clean graphviz chromium gnubg stockfish serve
+.PHONY: play test test-fast lint typecheck pytest bench clean system-packages graphviz chromium gnubg stockfish serve
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +18,24 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,mpi,web]'
+	@$(MAKE) --no-print-directory system-packages
 	@$(MAKE) --no-print-directory graphviz
 	@$(MAKE) --no-print-directory chromium
 	@$(MAKE) --no-print-directory gnubg
 	@$(MAKE) --no-print-directory stockfish
 	touch $@ $(VENV)/.installed-run
+
+# The Debian packages below that are missing, in one apt-get run (one package index update, not
+# one a package); each target after it then finds its own, or tries alone and says what skips.
+system-packages:
+	@missing=""; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
+	{ command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; } || missing="$$missing gnubg"; \
+	{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } || missing="$$missing stockfish"; \
+	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null 2>&1; } || true
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
 # the command writes DOT only and the tests that need `dot` are skipped.
