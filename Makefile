@@ -25,48 +25,48 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	@$(MAKE) --no-print-directory stockfish
 	touch $@ $(VENV)/.installed-run
 
-# The Debian packages below that are missing, in one apt-get run (one package index update, not
-# one a package); each target after it then finds its own, or tries alone and says what skips.
+# The Debian packages the tests use, each with the shell test of whether it is here; and the
+# install, which needs root and apt-get (silent: the caller says what skips without it).
+HAS_graphviz = command -v dot >/dev/null 2>&1
+HAS_chromium = { command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; }
+HAS_gnubg = { command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; }
+HAS_stockfish = { command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; }
+apt_install = { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && apt-get install -y -qq $(1)) >/dev/null 2>&1; }
+
+# Those missing, in one apt-get run (one package index update, not one a package); each target
+# below then finds its own, or tries alone and says what skips.
 system-packages:
 	@missing=""; \
-	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
-	{ command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; } || missing="$$missing gnubg"; \
-	{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } || missing="$$missing stockfish"; \
-	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null 2>&1; } || true
+	$(HAS_graphviz) || missing="$$missing graphviz"; \
+	$(HAS_chromium) || missing="$$missing chromium chromium-driver"; \
+	$(HAS_gnubg) || missing="$$missing gnubg"; \
+	$(HAS_stockfish) || missing="$$missing stockfish"; \
+	[ -z "$$missing" ] || $(call apt_install,$$missing) || true
 
 # Graphviz draws `unbeatable tree` as SVG/PNG; where it cannot be installed (not root, no apt),
 # the command writes DOT only and the tests that need `dot` are skipped.
 graphviz:
-	@command -v dot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
+	@$(HAS_graphviz) || $(call apt_install,graphviz) \
 	  || echo "Graphviz not installed: 'unbeatable tree' writes DOT only; its SVG/PNG tests skip"
 
 # Debian's Chromium and its driver run the browser tests of the web page (Selenium, headless);
 # where they cannot be installed, those tests are skipped and say so.
 chromium:
-	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } \
-	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1; } \
+	@$(HAS_chromium) || $(call apt_install,chromium chromium-driver) \
 	  || echo "Chromium not installed: the browser tests of the web page (tests/test_web_browser.py) skip"
 
 # GNU Backgammon's makebearoff and bearoffdump (Debian's gnubg, GPL: run as an oracle only)
 # check the bear-off race's exact values (tests/test_bearoff.py); where they cannot be
 # installed, that test is skipped and says so.
 gnubg:
-	@{ command -v makebearoff >/dev/null 2>&1 || [ -x /usr/games/makebearoff ]; } \
-	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && apt-get install -y -qq gnubg) >/dev/null 2>&1; } \
+	@$(HAS_gnubg) || $(call apt_install,gnubg) \
 	  || echo "gnubg not installed: the bear-off oracle test (tests/test_bearoff.py) skips"
 
 # Debian's Stockfish plays the chess tests' games against a real engine (a short UCI game, the
 # rules' differential test); where it cannot be installed, those tests are skipped and say so.
 stockfish:
-	@{ command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ]; } \
-	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && (apt-get update -qq && apt-get install -y -qq stockfish) >/dev/null 2>&1; } \
+	@$(HAS_stockfish) || $(call apt_install,stockfish) \
 	  || echo "Stockfish not installed: the chess tests that play against it skip"
 
 $(VENV)/.installed-web: pyproject.toml | $(BIN)/python
