@@ -9,7 +9,9 @@ material), or is adjudicated: won when the search has scored it 1,000 cp or more
 side for 8 plies in a row, drawn at ``--max-plies``. Kept: the positions from ply 12 on where the
 side to move is not in check and the move searched is quiet (neither a capture nor a promotion),
 so that the static evaluation stands for the position; one line each, ``FEN;result`` with the
-result 1 (White won), 0.5 or 0.
+result 1 (White won), 0.5 or 0, and with ``--score`` a third field, the search's score in
+centipawns from White's side (the data a learned evaluation is fitted to). ``--random-plies N``
+plays N random legal moves after the opening (positions not kept), for more varied games.
 
     PYTHONPATH=src python benchmarks/chess_selfplay.py --games 2000 --out /tmp/selfplay.txt
 
@@ -32,13 +34,19 @@ QUIET = 0x4 | 0x8  # a move's flag bits for a capture and a promotion
 
 
 def play(searcher: Searcher, opening: list[str], nodes: int, rng: random.Random,
-         max_plies: int) -> tuple[list[str], float]:  # fmt: skip
-    """One game: the FENs of its quiet positions and White's result."""
+         max_plies: int, random_plies: int = 0) -> tuple[list[tuple[str, int]], float]:  # fmt: skip
+    """One game: its quiet positions (each FEN with the search's score, White's side) and
+    White's result."""
     position = Position.initial()
     for move in opening:
         position = position.play_uci(move)
+    for _ in range(random_plies):
+        moves = position.legal_moves()
+        if not moves or position.termination(claim_draw=True) is not None:
+            break
+        position = position.play(rng.choice(moves))
     searcher.clear()
-    kept: list[str] = []
+    kept: list[tuple[str, int]] = []
     streak = 0
     won = False
     while True:
@@ -65,7 +73,7 @@ def play(searcher: Searcher, opening: list[str], nodes: int, rng: random.Random,
             and not position.is_check()
             and not (result.best >> 12) & QUIET
         ):
-            kept.append(position.fen())
+            kept.append((position.fen(), score))
         position = position.play(result.best)
 
 
@@ -78,6 +86,8 @@ def main() -> None:
     parser.add_argument(
         "--openings", type=Path, default=ROOT / "benchmarks" / "data" / "openings-8ply.txt"
     )
+    parser.add_argument("--random-plies", type=int, default=0)
+    parser.add_argument("--score", action="store_true", help="write the search's score too")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     openings = [line.split() for line in args.openings.read_text().splitlines() if line.strip()]
@@ -91,9 +101,12 @@ def main() -> None:
     with open(args.out, "a", encoding="utf-8") as out:
         for game in range(done, args.games):
             kept, result = play(searcher, openings[game % len(openings)], args.nodes, rng,
-                                args.max_plies)  # fmt: skip
+                                args.max_plies, args.random_plies)  # fmt: skip
             out.write(f"# game {game + 1} result {result}\n")
-            out.writelines(f"{fen};{result}\n" for fen in kept)
+            out.writelines(
+                f"{fen};{result};{score}\n" if args.score else f"{fen};{result}\n"
+                for fen, score in kept
+            )
             out.flush()
             positions += len(kept)
             if (game + 1) % 20 == 0:

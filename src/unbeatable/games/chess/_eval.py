@@ -32,11 +32,17 @@ from ._tables import (
     CAPTURE,
     CASTLE_K,
     CASTLE_Q,
+    EMPTY,
     EN_PASSANT,
     I0,
     I1,
     KING,
     KNIGHT,
+    NET_HIDDEN,
+    NET_OFF,
+    NET_ONE,
+    NET_RESIDUAL,
+    NET_WHOLE,
     P_ALL,
     P_BB,
     P_BOARD,
@@ -51,7 +57,11 @@ from ._tables import (
     ROOK,
     T_KING,
     T_KNIGHT,
+    T_NET,
+    T_NET_MODE,
+    T_NET_OUT,
     T_PAWN,
+    T_SIZE,
     U0,
     U1,
     U7,
@@ -457,10 +467,117 @@ def _mop_up(pos, out, trace):
     return 0, 0
 
 
+# the words of an evaluation's scratch array (the search's statistics) the network may use
+S_NET = 48
+S_NET_WORDS = NET_HIDDEN // 2  # two sides' units, int16
+SCRATCH_WORDS = S_NET + S_NET_WORDS
+
+
+@kernel
+def _net_piece(w1, units, piece, square, sign):
+    """Add (``sign`` 1) or take away (-1) the rows of ``piece`` on ``square`` to both sides'
+    units (White's first, then Black's: its own pieces first, the board turned over)."""
+    colour = piece // 6
+    kind = piece - 6 * colour
+    rw = w1[(colour * 6 + kind) * 64 + square]
+    rb = w1[((1 - colour) * 6 + kind) * 64 + (square ^ 56)]
+    white = units[:NET_HIDDEN]
+    black = units[NET_HIDDEN:]
+    if sign > 0:
+        for h in range(NET_HIDDEN):
+            white[h] += rw[h]
+            black[h] += rb[h]
+    else:
+        for h in range(NET_HIDDEN):
+            white[h] -= rw[h]
+            black[h] -= rb[h]
+
+
+@kernel
+def net_refresh(pos, tab, words):
+    """Both sides' first-layer units of ``pos`` into ``words`` (``S_NET_WORDS`` of int64
+    holding ``2 NET_HIDDEN`` int16), summed from the biases over every piece."""
+    units = words.view(np.int16)
+    first = tab[T_NET:T_NET_OUT].view(np.int16)
+    w1 = first[: 768 * NET_HIDDEN].reshape((768, NET_HIDDEN))
+    b1 = first[768 * NET_HIDDEN : 769 * NET_HIDDEN]
+    for h in range(NET_HIDDEN):
+        units[h] = b1[h]
+        units[NET_HIDDEN + h] = b1[h]
+    for piece in range(12):
+        bb = pos[P_BB + piece]
+        while bb:
+            _net_piece(w1, units, piece, lsb(bb), I1)
+            bb &= bb - U1
+
+
+@kernel
+def net_move(pos, tab, move, captured, words_before, words_after):
+    """The units after a move from those before it (as ``net_refresh`` writes them), ``pos``
+    being the position the move made, ``captured`` the piece it took (``EMPTY``: none): only
+    the squares the move changed."""
+    before = words_before.view(np.int16)
+    after = words_after.view(np.int16)
+    for h in range(2 * NET_HIDDEN):
+        after[h] = before[h]
+    w1 = tab[T_NET:T_NET_OUT].view(np.int16)[: 768 * NET_HIDDEN].reshape((768, NET_HIDDEN))
+    frm = move & 63
+    to = (move >> 6) & 63
+    flag = move >> 12
+    mover = 1 - np.int64(pos[P_SIDE])
+    piece = np.int64(pos[P_BOARD + to])
+    _net_piece(w1, after, mover * 6 + PAWN if flag & PROMOTION else piece, frm, -I1)
+    _net_piece(w1, after, piece, to, I1)
+    if flag == EN_PASSANT:
+        _net_piece(w1, after, captured, to - 8 if mover == 0 else to + 8, -I1)
+    elif captured != EMPTY:
+        _net_piece(w1, after, captured, to, -I1)
+    elif flag == CASTLE_K:
+        _net_piece(w1, after, mover * 6 + ROOK, to + 1, -I1)
+        _net_piece(w1, after, mover * 6 + ROOK, to - 1, I1)
+    elif flag == CASTLE_Q:
+        _net_piece(w1, after, mover * 6 + ROOK, to - 2, -I1)
+        _net_piece(w1, after, mover * 6 + ROOK, to + 1, I1)
+
+
+@kernel
+def net_output(pos, tab, words):
+    """The learned evaluation (``T_NET``), centipawns for the side to move, from both sides'
+    units (as ``net_refresh`` writes them): clipped to [0, ``NET_ONE``], then weighted, the
+    side to move's first."""
+    units = words.view(np.int16)
+    if pos[P_SIDE] == 0:
+        us, them = units[:NET_HIDDEN], units[NET_HIDDEN:]
+    else:
+        us, them = units[NET_HIDDEN:], units[:NET_HIDDEN]
+    w2 = tab[T_NET_OUT:T_SIZE].view(np.float32)
+    out = w2[2 * NET_HIDDEN]
+    for h in range(NET_HIDDEN):
+        a = np.float32(min(max(np.int64(us[h]), 0), NET_ONE))
+        b = np.float32(min(max(np.int64(them[h]), 0), NET_ONE))
+        out += w2[h] * a + w2[NET_HIDDEN + h] * b
+    return np.int64(round(100.0 * out))
+
+
 @kernel
 def evaluate(pos, tab, scratch):
-    """The position for the side to move, in centipawns: PeSTO and ``terms``, tapered
-    (``scratch``: any ``int64`` array, for ``terms``'s ``out``, untouched)."""
+    """The position for the side to move, in centipawns: PeSTO and ``terms``, tapered, or
+    the learned evaluation (``net_output``) alone or added to them, as ``tab[T_NET_MODE]``
+    says (``scratch``: an ``int64`` array of at least ``SCRATCH_WORDS``, for ``terms``'s
+    ``out``, untouched, and the network's units, counted afresh)."""
+    if tab[T_NET_MODE] != NET_OFF:
+        net_refresh(pos, tab, scratch[S_NET : S_NET + S_NET_WORDS])
+    return evaluate_with(pos, tab, scratch, scratch[S_NET : S_NET + S_NET_WORDS])
+
+
+@kernel
+def evaluate_with(pos, tab, scratch, words):
+    """``evaluate`` with the network's units of ``pos`` given (as ``net_refresh`` writes
+    them; the search keeps them up to date move by move: ``net_move``)."""
+    mode = tab[T_NET_MODE]
+    if mode == NET_WHOLE:
+        return net_output(pos, tab, words)
+    extra = net_output(pos, tab, words) if mode == NET_RESIDUAL else 0
     mg = np.int64(pos[P_MG])
     eg = np.int64(pos[P_EG])
     if EXTRAS:
@@ -471,7 +588,7 @@ def evaluate(pos, tab, scratch):
     blend = mg * phase + eg * (PHASE_FULL - phase)
     # rounded toward zero, so that a position and its colour-swapped mirror score the same
     score = blend // PHASE_FULL if blend >= 0 else -(-blend // PHASE_FULL)
-    return score if pos[P_SIDE] == 0 else -score
+    return (score if pos[P_SIDE] == 0 else -score) + extra
 
 
 @kernel

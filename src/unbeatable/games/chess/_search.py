@@ -60,7 +60,19 @@ import math
 
 import numpy as np
 
-from ._eval import SEE_VALUE, captured_kind, dead_draw, evaluate, is_quiet, non_pawn_material, see
+from ._eval import (
+    S_NET_WORDS,
+    SCRATCH_WORDS,
+    SEE_VALUE,
+    captured_kind,
+    dead_draw,
+    evaluate_with,
+    is_quiet,
+    net_move,
+    net_refresh,
+    non_pawn_material,
+    see,
+)
 from ._make import make, make_null, unmake, unmake_null
 from ._movegen import GEN_ALL, GEN_NOISY, gen_moves, gives_check, in_check
 from ._order import (
@@ -78,10 +90,12 @@ from ._tables import (
     I1,
     I2,
     MAX_MOVES,
+    NET_OFF,
     P_HALF,
     P_KEY,
     P_SIDE,
     PROMOTION,
+    T_NET_MODE,
     kernel,
     kernel_nogil,
 )
@@ -131,7 +145,8 @@ RAZOR_MARGIN = 200  # value is returned when it does not beat alpha
 (F_ALPHA, F_BETA, F_DEPTH, F_STAGE, F_BEST, F_BESTMOVE, F_NEXT, F_END, F_ALPHA0, F_CHECK,
  F_EVAL, F_MOVE, F_NEWDEPTH, F_COUNT, F_TTMOVE, F_PV, F_QS, F_NULLOK, F_NQUIET,
  F_QUIET, F_STATIC, F_IMPROVING, F_CONT, F_DROPPED, F_RAZOR) = range(25)  # fmt: skip
-N_FIELDS = 25
+F_NET = 25  # F_NET..: the learned evaluation's units of the node's position (``net_refresh``)
+N_FIELDS = F_NET + S_NET_WORDS
 # F_STATIC: the static evaluation (-INF in check); F_EVAL: the same, or the table's score where
 # its bound says the true value lies beyond it (the pruning's estimate); F_IMPROVING: the static
 # evaluation is above that of two plies before; F_CONT: the piece-to index of the move made
@@ -152,7 +167,7 @@ C_SIZE = C_NODES + 256
 # the per-thread statistics array (int64)
 S_NODES, S_SELDEPTH, S_THREAD, S_THREADS = 0, 1, 2, 3
 S_GAIN = 8  # 34 words of scratch space for the static exchange evaluation
-S_SIZE = S_GAIN + 40
+S_SIZE = SCRATCH_WORDS  # S_GAIN's 34 words, then the network's units (_eval.S_NET)
 
 
 @kernel
@@ -244,6 +259,9 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
     gain = stats[S_GAIN : S_GAIN + 34]
     keys[n_hist] = pos[P_KEY]
     ply = I0
+    net = tab[T_NET_MODE] != NET_OFF
+    if net:
+        net_refresh(pos, tab, frames[ply, F_NET:])
     _enter(frames, ply, alpha, beta, depth, I1, 1 if in_check(pos, tab) else 0, I0)
     value = 0
     while True:
@@ -282,7 +300,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                     if alpha >= beta:
                         result = alpha
             if result == ABORTED and ply >= MAX_PLY - 1:
-                result = evaluate(pos, tab, stats)
+                result = evaluate_with(pos, tab, stats, frames[ply, F_NET:])
             tt_move = 0
             data = np.uint64(0)
             tt_score = 0
@@ -321,7 +339,7 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 elif data != 0:
                     static = entry_eval(data)  # the same position's: its evaluation, stored
                 else:
-                    static = evaluate(pos, tab, stats)
+                    static = evaluate_with(pos, tab, stats, frames[ply, F_NET:])
                 frames[ply, F_STATIC] = static
                 improving = 0
                 if not check and (ply < 2 or static > frames[ply - 2, F_STATIC]):
@@ -390,6 +408,9 @@ def search(pos, tab, tt, keys, n_hist, ctrl, stats, heur, frames, moves, scores,
                 ):
                     r = 3 + depth // 4 + min((static - beta) // 200, 3)
                     make_null(pos, tab, undo, ply)
+                    if net:  # the same pieces: the same units
+                        for w in range(F_NET, N_FIELDS):
+                            frames[ply + 1, w] = frames[ply, w]
                     frames[ply, F_CONT] = -1
                     keys[n_hist + ply + 1] = pos[P_KEY]
                     prefetch_entry(tt, pos[P_KEY])
@@ -638,6 +659,9 @@ def _next_child(pos, tab, tt, keys, n_hist, frames, moves, scores, undo, quiets,
         if checks and not qs:  # a check extension, unless the check loses material by SEE
             extend = 1 if see(pos, tab, move, gain) >= 0 else 0
         make(pos, tab, move, undo, ply)
+        if tab[T_NET_MODE] != NET_OFF:
+            net_move(pos, tab, move, np.int64(undo[ply, 8]), frames[ply, F_NET:],
+                     frames[ply + 1, F_NET:])  # fmt: skip
         keys[n_hist + ply + 1] = pos[P_KEY]
         prefetch_entry(tt, pos[P_KEY])  # the child probes it first
         count = frames[ply, F_COUNT] + 1

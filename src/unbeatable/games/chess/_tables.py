@@ -116,7 +116,13 @@ T_PHASE = T_PST_EG + 12 * 64  # 12 pieces' weights toward the middle game
 T_SLIDERS = T_PHASE + 16  # rook attack sets, then bishop attack sets
 ROOK_TABLE = 102_400
 BISHOP_TABLE = 5_248
-T_SIZE = T_SLIDERS + ROOK_TABLE + BISHOP_TABLE
+T_NET_MODE = T_SLIDERS + ROOK_TABLE + BISHOP_TABLE  # the learned evaluation: NET_* below
+NET_HIDDEN = 64  # the units of each side's first layer
+NET_ONE = 255  # a first-layer unit's 1.0: its weights are int16 in these steps, clipped to it
+T_NET = T_NET_MODE + 1  # the first layer, int16 (four to a word): 768 rows of weights, biases
+T_NET_OUT = T_NET + (769 * NET_HIDDEN + 3) // 4  # the output layer, float32: weights, bias
+T_SIZE = T_NET_OUT + (2 * NET_HIDDEN + 2) // 2
+NET_OFF, NET_WHOLE, NET_RESIDUAL = 0, 1, 2  # no network; its value alone; added to the rest
 
 ROOK_MAGICS = (
     0x0480002080400050, 0x0540082000100040, 0x0480182000801004, 0x0080100081880005,
@@ -324,7 +330,7 @@ def build_tables() -> npt.NDArray[np.uint64]:
     tab[T_BISHOP_MAGIC : T_BISHOP_MAGIC + 64] = BISHOP_MAGICS
     tab[T_BISHOP_SHIFT : T_BISHOP_SHIFT + 64] = shifts
     tab[T_BISHOP_OFFSET : T_BISHOP_OFFSET + 64] = [T_SLIDERS + ROOK_TABLE + o for o in offsets]
-    tab[T_SLIDERS + ROOK_TABLE : T_SIZE] = bishop
+    tab[T_SLIDERS + ROOK_TABLE : T_NET_MODE] = bishop
     between, line = _line_tables()
     tab[T_BETWEEN : T_BETWEEN + 4096] = between
     tab[T_LINE : T_LINE + 4096] = line
@@ -349,5 +355,34 @@ def build_tables() -> npt.NDArray[np.uint64]:
         tab[T_PHASE + kind] = tab[T_PHASE + 6 + kind] = PHASE_WEIGHT[kind]
     tab[T_PST_MG : T_PST_MG + 768] = mg.view(np.uint64)
     tab[T_PST_EG : T_PST_EG + 768] = eg.view(np.uint64)
+    _load_net(tab)
     tab.flags.writeable = False
     return tab
+
+
+def _load_net(tab: npt.NDArray[np.uint64]) -> None:
+    """Put the learned evaluation's weights into ``tab``: the file named by the environment's
+    ``UNBEATABLE_CHESS_NET`` (``benchmarks/chess_net.py``'s output), if any."""
+    import os
+
+    path = os.environ.get("UNBEATABLE_CHESS_NET")
+    if not path:
+        return
+    with np.load(path) as net:
+        w1, b1, w2, b2 = (np.asarray(net[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2"))
+        residual = bool(net["residual"])
+    if w1.shape != (768, NET_HIDDEN):
+        raise ValueError(f"{path}: a network of {w1.shape[1]} units, the kernel's has {NET_HIDDEN}")
+    first = np.round(np.concatenate([w1.ravel(), b1]) * NET_ONE)
+    # a unit's sum over 32 pieces of its largest weights, and its bias, fit in an int16
+    worst = np.sort(np.abs(first[:-NET_HIDDEN].reshape(768, NET_HIDDEN)), axis=0)[-32:].sum(0)
+    if (worst + np.abs(first[-NET_HIDDEN:])).max() > np.iinfo(np.int16).max:
+        raise ValueError(f"{path}: first-layer weights too large for the kernel's int16 sums")
+    words = np.zeros((T_NET_OUT - T_NET) * 4, dtype=np.int16)
+    words[: first.size] = first
+    tab[T_NET:T_NET_OUT] = words.view(np.uint64)
+    out = np.zeros((T_SIZE - T_NET_OUT) * 2, dtype=np.float32)
+    out[: 2 * NET_HIDDEN] = w2 / NET_ONE  # read against units counted in NET_ONE steps
+    out[2 * NET_HIDDEN] = b2[0]
+    tab[T_NET_OUT:T_SIZE] = out.view(np.uint64)
+    tab[T_NET_MODE] = NET_RESIDUAL if residual else NET_WHOLE

@@ -178,7 +178,8 @@ class Position:
         own (``_eval.evaluate``), given a writable copy of the array (the search's signature:
         a read-only array would compile the evaluation's kernels a second time)."""
         with kernel_context():
-            return int(_eval.evaluate(self._array.copy(), TABLES, np.zeros(1, dtype=np.int64)))
+            scratch = np.zeros(_eval.SCRATCH_WORDS, dtype=np.int64)
+            return int(_eval.evaluate(self._array.copy(), TABLES, scratch))
 
     def play_uci(self, text: str) -> Position:
         return self.play(self.parse_uci(text))
