@@ -11,8 +11,18 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from unbeatable.games.chess import _eval, _weights
+from unbeatable.games.chess import _eval, _tables, _weights
 from unbeatable.games.chess.core import TABLES, Position, kernel_context
+
+
+def _hand_written() -> npt.NDArray[np.uint64]:
+    """The tables without the learned evaluation (``UNBEATABLE_CHESS_NET=none``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("UNBEATABLE_CHESS_NET", "none")
+        return _tables.build_tables()
+
+
+HAND_WRITTEN = _hand_written()
 
 
 def _positions(count: int, seed: int) -> list[Position]:
@@ -63,7 +73,10 @@ def test_the_feature_counts_give_back_the_evaluation() -> None:
         total_mg, total_eg = pesto_mg + mg, pesto_eg + eg
         blend = total_mg * phase + total_eg * (24 - phase)
         white = blend // 24 if blend >= 0 else -(-blend // 24)
-        assert position.evaluate() == (white if position.turn == 0 else -white)
+        scratch = np.zeros(_eval.SCRATCH_WORDS, dtype=np.int64)
+        with kernel_context():  # the hand-written evaluation alone: the tables without a network
+            alone = int(_eval.evaluate(position.array.copy(), HAND_WRITTEN, scratch))
+        assert alone == (white if position.turn == 0 else -white)
 
 
 def test_the_evaluation_is_the_same_for_either_colour() -> None:

@@ -577,7 +577,11 @@ def evaluate_with(pos, tab, scratch, words):
     mode = tab[T_NET_MODE]
     if mode == NET_WHOLE:
         return net_output(pos, tab, words)
-    extra = net_output(pos, tab, words) if mode == NET_RESIDUAL else 0
+    extra = 0
+    if mode == NET_RESIDUAL and (
+        pos[P_OCC] != pos[P_BB + KING] and pos[P_OCC + 1] != pos[P_BB + 6 + KING]
+    ):  # against a bare king the mop-up terms lead (the network saw few such positions)
+        extra = net_output(pos, tab, words)
     mg = np.int64(pos[P_MG])
     eg = np.int64(pos[P_EG])
     if EXTRAS:

@@ -360,17 +360,29 @@ def build_tables() -> npt.NDArray[np.uint64]:
     return tab
 
 
+#: The network the engine plays with, in the package's data (``benchmarks/chess_net.py``'s output).
+NET_FILE = "chess-net.npz"
+
+
 def _load_net(tab: npt.NDArray[np.uint64]) -> None:
-    """Put the learned evaluation's weights into ``tab``: the file named by the environment's
-    ``UNBEATABLE_CHESS_NET`` (``benchmarks/chess_net.py``'s output), if any."""
+    """Put the learned evaluation's weights into ``tab``: the package's network
+    (:data:`NET_FILE`), or the file the environment's ``UNBEATABLE_CHESS_NET`` names (``none``
+    or empty: no network, the hand-written evaluation alone)."""
     import os
+    from importlib import resources
 
     path = os.environ.get("UNBEATABLE_CHESS_NET")
-    if not path:
+    if path is not None and path.strip().lower() in ("", "none"):
         return
-    with np.load(path) as net:
-        w1, b1, w2, b2 = (np.asarray(net[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2"))
-        residual = bool(net["residual"])
+    if path is None:
+        path = NET_FILE
+        with resources.files("unbeatable.data").joinpath(NET_FILE).open("rb") as packaged:
+            net = dict(np.load(packaged))
+    else:
+        with np.load(path) as saved:
+            net = dict(saved)
+    w1, b1, w2, b2 = (np.asarray(net[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2"))
+    residual = bool(net["residual"])
     if w1.shape != (768, NET_HIDDEN):
         raise ValueError(f"{path}: a network of {w1.shape[1]} units, the kernel's has {NET_HIDDEN}")
     first = np.round(np.concatenate([w1.ravel(), b1]) * NET_ONE)
