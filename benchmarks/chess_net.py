@@ -39,7 +39,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from unbeatable.games.chess.core import Position
+from unbeatable.games.chess import _eval, _tables
+from unbeatable.games.chess.core import Position, kernel_context
 
 PIECES = "PNBRQKpnbrqk"
 MAX_PIECES = 32
@@ -68,6 +69,21 @@ def inputs(fen: str) -> tuple[list[int], list[int], int]:
     return white, black, 0 if turn == "w" else 1
 
 
+def _hand_written_tables() -> npt.NDArray[np.uint64]:
+    """The engine's tables without a network: the evaluation a residual network adds to."""
+    import os
+
+    before = os.environ.get("UNBEATABLE_CHESS_NET")
+    os.environ["UNBEATABLE_CHESS_NET"] = "none"
+    try:
+        return _tables.build_tables()
+    finally:
+        if before is None:
+            del os.environ["UNBEATABLE_CHESS_NET"]
+        else:
+            os.environ["UNBEATABLE_CHESS_NET"] = before
+
+
 def prepare(paths: list[Path]) -> dict[str, npt.NDArray[Any]]:
     """The data of ``paths``, counted once (kept beside the first file)."""
     text = "".join(path.read_text() for path in paths)
@@ -90,6 +106,8 @@ def prepare(paths: list[Path]) -> dict[str, npt.NDArray[Any]]:
     score = np.zeros(n, dtype=np.float32)  # the side to move's
     hce = np.zeros(n, dtype=np.float32)  # the hand-written evaluation, the side to move's
     games = np.zeros(n, dtype=np.int32)
+    hand_written = _hand_written_tables()
+    scratch = np.zeros(_eval.SCRATCH_WORDS, dtype=np.int64)
     start = time.perf_counter()
     for i, (fen, res, sc, g) in enumerate(rows):
         white, black, turn = inputs(fen)
@@ -98,7 +116,9 @@ def prepare(paths: list[Path]) -> dict[str, npt.NDArray[Any]]:
         stm[i] = turn
         result[i] = res if turn == 0 else 1.0 - res
         score[i] = sc if turn == 0 else -sc
-        hce[i] = Position.from_fen(fen).evaluate()
+        with kernel_context():
+            array = Position.from_fen(fen).array.copy()
+            hce[i] = _eval.evaluate(array, hand_written, scratch)
         games[i] = g
         if i % 200_000 == 0 and i:
             print(f"  {i} positions counted, {time.perf_counter() - start:.0f} s", flush=True)
