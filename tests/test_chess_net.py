@@ -196,3 +196,18 @@ def test_the_units_kept_up_to_date_move_by_move_are_the_units_counted_afresh(
             assert (moved == _units(after, tab)).all(), (position.fen(), move)
             position, words = after, moved
     assert all(count >= 5 for count in kinds.values()), kinds
+
+
+def test_weights_too_large_for_the_kernels_sums_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    net = _net(tmp_path / "net.npz", 10)
+    for layer, message in (("w1", "first-layer"), ("w2", "output")):
+        big = dict(net)
+        big[layer] = net[layer] * (1000 if layer == "w1" else 10_000)
+        path = tmp_path / f"big-{layer}.npz"
+        np.savez(path, w1=big["w1"], b1=big["b1"], w2=big["w2"], b2=big["b2"],
+                 residual=np.array(False))  # fmt: skip
+        monkeypatch.setenv("UNBEATABLE_CHESS_NET", str(path))
+        with pytest.raises(ValueError, match=f"big-{layer}.npz: {message} weights too large"):
+            _tables.build_tables()

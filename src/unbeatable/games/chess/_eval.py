@@ -41,6 +41,7 @@ from ._tables import (
     NET_HIDDEN,
     NET_OFF,
     NET_ONE,
+    NET_OUT_ONE,
     NET_RESIDUAL,
     NET_WHOLE,
     P_ALL,
@@ -543,20 +544,21 @@ def net_move(pos, tab, move, captured, words_before, words_after):
 @kernel
 def net_output(pos, tab, words):
     """The learned evaluation (``T_NET``), centipawns for the side to move, from both sides'
-    units (as ``net_refresh`` writes them): clipped to [0, ``NET_ONE``], then weighted, the
-    side to move's first."""
+    units (as ``net_refresh`` writes them): clipped to [0, ``NET_ONE``], then weighted (in
+    whole steps of 1/``NET_OUT_ONE`` centipawn), the side to move's first."""
     units = words.view(np.int16)
     if pos[P_SIDE] == 0:
         us, them = units[:NET_HIDDEN], units[NET_HIDDEN:]
     else:
         us, them = units[NET_HIDDEN:], units[:NET_HIDDEN]
-    w2 = tab[T_NET_OUT:T_SIZE].view(np.float32)
-    out = w2[2 * NET_HIDDEN]
-    for h in range(NET_HIDDEN):
-        a = np.float32(min(max(np.int64(us[h]), 0), NET_ONE))
-        b = np.float32(min(max(np.int64(them[h]), 0), NET_ONE))
-        out += w2[h] * a + w2[NET_HIDDEN + h] * b
-    return np.int64(round(100.0 * out))
+    out = tab[T_NET_OUT:T_SIZE]
+    w2 = out.view(np.int32)  # centipawns a unit step, in 1/NET_OUT_ONE (``_tables._load_net``)
+    total = 0
+    for h in range(NET_HIDDEN):  # whole numbers: the sum vectorizes, in any order the same
+        a = min(max(np.int32(us[h]), np.int32(0)), np.int32(NET_ONE))
+        b = min(max(np.int32(them[h]), np.int32(0)), np.int32(NET_ONE))
+        total += a * w2[h] + b * w2[NET_HIDDEN + h]
+    return np.int64(round(out.view(np.float32)[2 * NET_HIDDEN] + total / NET_OUT_ONE))
 
 
 @kernel

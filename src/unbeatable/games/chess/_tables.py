@@ -120,7 +120,8 @@ T_NET_MODE = T_SLIDERS + ROOK_TABLE + BISHOP_TABLE  # the learned evaluation: NE
 NET_HIDDEN = 64  # the units of each side's first layer
 NET_ONE = 255  # a first-layer unit's 1.0: its weights are int16 in these steps, clipped to it
 T_NET = T_NET_MODE + 1  # the first layer, int16 (four to a word): 768 rows of weights, biases
-T_NET_OUT = T_NET + (769 * NET_HIDDEN + 3) // 4  # the output layer, float32: weights, bias
+T_NET_OUT = T_NET + (769 * NET_HIDDEN + 3) // 4  # the output: int32 weights, a float32 bias
+NET_OUT_ONE = 1 << 16  # an output weight's centipawn (a unit step's worth, in these steps)
 T_SIZE = T_NET_OUT + (2 * NET_HIDDEN + 2) // 2
 NET_OFF, NET_WHOLE, NET_RESIDUAL = 0, 1, 2  # no network; its value alone; added to the rest
 
@@ -393,8 +394,13 @@ def _load_net(tab: npt.NDArray[np.uint64]) -> None:
     words = np.zeros((T_NET_OUT - T_NET) * 4, dtype=np.int16)
     words[: first.size] = first
     tab[T_NET:T_NET_OUT] = words.view(np.uint64)
-    out = np.zeros((T_SIZE - T_NET_OUT) * 2, dtype=np.float32)
-    out[: 2 * NET_HIDDEN] = w2 / NET_ONE  # read against units counted in NET_ONE steps
-    out[2 * NET_HIDDEN] = b2[0]
+    # centipawns a unit step, in whole steps of 1 / NET_OUT_ONE: the sum over every unit at its
+    # most, NET_ONE, fits in an int32
+    weights = np.round(w2.astype(np.float64) * 100 / NET_ONE * NET_OUT_ONE)
+    if np.abs(weights).sum() * NET_ONE > np.iinfo(np.int32).max:
+        raise ValueError(f"{path}: output weights too large for the kernel's int32 sum")
+    out = np.zeros((T_SIZE - T_NET_OUT) * 2, dtype=np.int32)
+    out[: 2 * NET_HIDDEN] = weights
+    out[2 * NET_HIDDEN] = np.float32(100 * b2[0]).view(np.int32)  # the bias, centipawns
     tab[T_NET_OUT:T_SIZE] = out.view(np.uint64)
     tab[T_NET_MODE] = NET_RESIDUAL if residual else NET_WHOLE
