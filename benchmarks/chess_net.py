@@ -69,21 +69,6 @@ def inputs(fen: str) -> tuple[list[int], list[int], int]:
     return white, black, 0 if turn == "w" else 1
 
 
-def _hand_written_tables() -> npt.NDArray[np.uint64]:
-    """The engine's tables without a network: the evaluation a residual network adds to."""
-    import os
-
-    before = os.environ.get("UNBEATABLE_CHESS_NET")
-    os.environ["UNBEATABLE_CHESS_NET"] = "none"
-    try:
-        return _tables.build_tables()
-    finally:
-        if before is None:
-            del os.environ["UNBEATABLE_CHESS_NET"]
-        else:
-            os.environ["UNBEATABLE_CHESS_NET"] = before
-
-
 def prepare(paths: list[Path]) -> dict[str, npt.NDArray[Any]]:
     """The data of ``paths``, counted once (kept beside the first file)."""
     text = "".join(path.read_text() for path in paths)
@@ -106,7 +91,7 @@ def prepare(paths: list[Path]) -> dict[str, npt.NDArray[Any]]:
     score = np.zeros(n, dtype=np.float32)  # the side to move's
     hce = np.zeros(n, dtype=np.float32)  # the hand-written evaluation, the side to move's
     games = np.zeros(n, dtype=np.int32)
-    hand_written = _hand_written_tables()
+    hand_written = _tables.build_tables("none")  # what a residual network adds to
     scratch = np.zeros(_eval.SCRATCH_WORDS, dtype=np.int64)
     start = time.perf_counter()
     for i, (fen, res, sc, g) in enumerate(rows):

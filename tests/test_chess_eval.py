@@ -14,15 +14,7 @@ import pytest
 from unbeatable.games.chess import _eval, _tables, _weights
 from unbeatable.games.chess.core import TABLES, Position, kernel_context
 
-
-def _hand_written() -> npt.NDArray[np.uint64]:
-    """The tables without the learned evaluation (``UNBEATABLE_CHESS_NET=none``)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("UNBEATABLE_CHESS_NET", "none")
-        return _tables.build_tables()
-
-
-HAND_WRITTEN = _hand_written()
+HAND_WRITTEN = _tables.build_tables("none")  # without the learned evaluation
 
 
 def _positions(count: int, seed: int) -> list[Position]:

@@ -1,12 +1,18 @@
 """The learned evaluation's kernels (``_eval.net_refresh``, ``net_move``, ``net_output``;
-weights loaded by ``_tables.build_tables`` from ``UNBEATABLE_CHESS_NET``): the value a plain
-numpy reading of the same weights gives, the same for either colour, added to the hand-written
-evaluation in the residual mode, the units kept up to date move by move equal to the units
-counted afresh (castling, en passant and promotions among the moves), and a file of the wrong
-shape refused by name."""
+weights loaded by ``_tables.build_tables`` from a file, ``UNBEATABLE_CHESS_NET``'s by default):
+the value a plain numpy reading of the same weights gives, the same for either colour, added to
+the hand-written evaluation in the residual mode, the units kept up to date move by move equal
+to the units counted afresh (castling, en passant and promotions among the moves); and a file
+that cannot be played (missing, not a network, the wrong shape, weights too large) refused in
+one line naming the variable and the file, by the library and by every front end."""
 
 from __future__ import annotations
 
+import io
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,11 +20,12 @@ import numpy.typing as npt
 import pytest
 
 from tests.test_chess_eval import _mirror, _positions
-from unbeatable.games.chess import _eval, _tables
+from unbeatable.games.chess import _eval, _tables, check_network
 from unbeatable.games.chess._tables import CAPTURE, EMPTY, EN_PASSANT, PAWN, PROMOTION
 from unbeatable.games.chess.core import TABLES, Position, kernel_context
 
 HIDDEN = _tables.NET_HIDDEN
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def _net(path: Path, seed: int, residual: bool = False) -> dict[str, npt.NDArray[np.float32]]:
@@ -32,11 +39,6 @@ def _net(path: Path, seed: int, residual: bool = False) -> dict[str, npt.NDArray
     np.savez(path, w1=net["w1"], b1=net["b1"], w2=net["w2"], b2=net["b2"],
              residual=np.array(residual))  # fmt: skip
     return net
-
-
-def _tables_with(path: Path, monkeypatch: pytest.MonkeyPatch) -> npt.NDArray[np.uint64]:
-    monkeypatch.setenv("UNBEATABLE_CHESS_NET", str(path))
-    return _tables.build_tables()
 
 
 def _reference(net: dict[str, npt.NDArray[np.float32]], position: Position) -> float:
@@ -65,11 +67,9 @@ def _evaluate(position: Position, tab: npt.NDArray[np.uint64]) -> int:
         return int(_eval.evaluate(position.array.copy(), tab, scratch))
 
 
-def test_the_kernel_reads_the_weights_as_a_plain_reading_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_kernel_reads_the_weights_as_a_plain_reading_does(tmp_path: Path) -> None:
     net = _net(tmp_path / "net.npz", 5)
-    tab = _tables_with(tmp_path / "net.npz", monkeypatch)
+    tab = _tables.build_tables(str(tmp_path / "net.npz"))
     assert tab[_tables.T_NET_MODE] == _tables.NET_WHOLE
     values = set()
     for position in _positions(200, 11):
@@ -80,25 +80,21 @@ def test_the_kernel_reads_the_weights_as_a_plain_reading_does(
     assert len(values) > 100  # the weights reach the value: not one constant
 
 
-def test_the_network_scores_a_position_as_its_mirror_with_colours_swapped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_network_scores_a_position_as_its_mirror_with_colours_swapped(tmp_path: Path) -> None:
     _net(tmp_path / "net.npz", 6)
-    tab = _tables_with(tmp_path / "net.npz", monkeypatch)
+    tab = _tables.build_tables(str(tmp_path / "net.npz"))
     for position in _positions(200, 12):
         mirrored = Position.from_fen(_mirror(position.fen()))
         # the first layer sums whole numbers (int16), so the order of the pieces cannot matter
         assert _evaluate(position, tab) == _evaluate(mirrored, tab), position.fen()
 
 
-def test_the_residual_mode_adds_the_network_to_the_hand_written_evaluation(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_residual_mode_adds_the_network_to_the_hand_written_evaluation(tmp_path: Path) -> None:
     _net(tmp_path / "whole.npz", 7)
     _net(tmp_path / "residual.npz", 7, residual=True)
-    whole = _tables_with(tmp_path / "whole.npz", monkeypatch)
-    residual = _tables_with(tmp_path / "residual.npz", monkeypatch)
-    alone = _tables_with(Path("none"), monkeypatch)
+    whole = _tables.build_tables(str(tmp_path / "whole.npz"))
+    residual = _tables.build_tables(str(tmp_path / "residual.npz"))
+    alone = _tables.build_tables("none")
     assert residual[_tables.T_NET_MODE] == _tables.NET_RESIDUAL
     bare = 0
     for position in _positions(300, 13):
@@ -162,10 +158,10 @@ def _units(position: Position, tab: npt.NDArray[np.uint64]) -> npt.NDArray[np.in
 
 
 def test_the_units_kept_up_to_date_move_by_move_are_the_units_counted_afresh(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     _net(tmp_path / "net.npz", 8)
-    tab = _tables_with(tmp_path / "net.npz", monkeypatch)
+    tab = _tables.build_tables(str(tmp_path / "net.npz"))
     rng = np.random.default_rng(9)
     kinds = {"castling": 0, "en passant": 0, "promotion": 0, "capture": 0}
     for _ in range(60):
@@ -211,3 +207,76 @@ def test_weights_too_large_for_the_kernels_sums_are_refused(
         monkeypatch.setenv("UNBEATABLE_CHESS_NET", str(path))
         with pytest.raises(ValueError, match=f"big-{layer}.npz: {message} weights too large"):
             _tables.build_tables()
+
+
+def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Files that are not networks the kernels can play, and what the error says of each."""
+    (tmp_path / "garbage.npz").write_bytes(b"\x93NUMPY not really" * 10)
+    np.savez(tmp_path / "keys.npz", w1=np.zeros((768, HIDDEN), np.float32))
+    np.savez(tmp_path / "shape.npz", w1=np.zeros((700, HIDDEN), np.float32),
+             b1=np.zeros(HIDDEN, np.float32), w2=np.zeros(2 * HIDDEN, np.float32),
+             b2=np.zeros(1, np.float32), residual=np.array(True))  # fmt: skip
+    net = _net(tmp_path / "nan.npz", 3)
+    net["w2"][5] = np.nan
+    np.savez(tmp_path / "nan.npz", w1=net["w1"], b1=net["b1"], w2=net["w2"], b2=net["b2"],
+             residual=np.array(True))  # fmt: skip
+    return {
+        "missing": (tmp_path / "missing.npz", "no such file"),
+        "directory": (tmp_path, "a directory, not a network file"),
+        "garbage": (tmp_path / "garbage.npz", r"not a network file \(benchmarks"),
+        "keys": (tmp_path / "keys.npz", r"not a network file \(no b1, w2, b2, residual\)"),
+        "shape": (tmp_path / "shape.npz", r"not a network file \(layers shaped \(700, 64\)"),
+        "nan": (tmp_path / "nan.npz", r"not a network file \(weights not all finite\)"),
+    }
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "garbage", "keys", "shape", "nan"])
+def test_a_file_that_is_no_network_is_refused_in_one_line_naming_it(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, why = _bad_files(tmp_path)[kind]
+    with pytest.raises(_tables.NetworkFileError, match=f"^{re.escape(str(path))}: {why}") as got:
+        _tables.build_tables(str(path))
+    assert "\n" not in str(got.value)
+    monkeypatch.setenv("UNBEATABLE_CHESS_NET", str(path))
+    variable = re.escape(f"UNBEATABLE_CHESS_NET={path}")
+    with pytest.raises(_tables.NetworkFileError, match=f"^{variable}: {why}"):
+        _tables.build_tables()
+    with pytest.raises(ValueError, match=f"^{variable}: {why}"):
+        check_network()
+
+
+def test_every_front_end_refuses_a_bad_network_file_in_one_line_and_exit_code_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unbeatable import uci
+    from unbeatable.web import server
+
+    path = _bad_files(tmp_path)["garbage"][0]
+    # the command line: the engine's tables are built when chess is first imported, so in a
+    # process of its own (this one imported chess long ago); named from its folder (the
+    # command line cuts a long echo in the middle)
+    env = {**os.environ, "UNBEATABLE_CHESS_NET": path.name, "PYTHONPATH": str(SRC)}
+    said = f"UNBEATABLE_CHESS_NET={path.name}: not a network file {_WRITES}"
+    for command in (["analyze", "chess", "startpos", "--time", "1"], ["play", "chess"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "unbeatable", *command],
+            env=env, cwd=tmp_path, input="", capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+        errors = [line for line in done.stderr.splitlines() if "error" in line]
+        assert errors == [f"unbeatable: error: 'chess': {said}"]
+        assert done.stdout == ""
+    said = f"UNBEATABLE_CHESS_NET={path}: not a network file {_WRITES}"
+    monkeypatch.setenv("UNBEATABLE_CHESS_NET", str(path))
+    out, err = io.StringIO(), io.StringIO()
+    assert uci.main([], stdin=io.StringIO("uci\nisready\nquit\n"), stdout=out, stderr=err) == 2
+    assert out.getvalue() == ""  # not even id lines: a GUI sees the engine fail to start
+    assert err.getvalue().splitlines() == [f"unbeatable uci: error: {said}"]
+    err = io.StringIO()
+    assert server.main(["--port", "0"], stderr=err) == 2  # before it binds or serves
+    assert err.getvalue().splitlines() == [f"unbeatable serve: error: {said}"]
+
+
+_WRITES = "(benchmarks/chess_net.py writes them)"

@@ -627,6 +627,13 @@ def main(
         return 2
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else 0
+    from .games.chess import check_network
+
+    try:
+        check_network()
+    except ValueError as error:  # the network file UNBEATABLE_CHESS_NET names
+        print(f"unbeatable uci: error: {error}", file=stderr or sys.stderr)
+        return 2
     session = UCISession(stdout or sys.stdout)
     for line in stdin or sys.stdin:
         if not session.handle(line.strip()):

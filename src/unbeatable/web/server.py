@@ -156,6 +156,13 @@ def main(argv: Sequence[str] | None = None, *, stderr: IO[str] | None = None) ->
         return 2
     if not load_games(args.game, err):
         return 2
+    from ..games.chess import check_network
+
+    try:
+        check_network()
+    except ValueError as error:  # the network file UNBEATABLE_CHESS_NET names
+        print(f"{PROG}: error: {error}", file=err)
+        return 2
     if not is_loopback(args.host):
         print(
             f"{PROG}: warning: listening on {args.host}: the page and its searches are open "

@@ -61,6 +61,7 @@ import math
 import numpy as np
 
 from ._eval import (
+    S_NET,
     S_NET_WORDS,
     SCRATCH_WORDS,
     SEE_VALUE,
@@ -168,6 +169,8 @@ C_SIZE = C_NODES + 256
 S_NODES, S_SELDEPTH, S_THREAD, S_THREADS = 0, 1, 2, 3
 S_GAIN = 8  # 34 words of scratch space for the static exchange evaluation
 S_SIZE = SCRATCH_WORDS  # S_GAIN's 34 words, then the network's units (_eval.S_NET)
+if S_GAIN + 34 > S_NET:  # the two modules' layouts of the one scratch array must not overlap
+    raise AssertionError(f"the exchange scratch ends at {S_GAIN + 34}, past _eval.S_NET {S_NET}")
 
 
 @kernel

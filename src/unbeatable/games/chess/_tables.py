@@ -310,8 +310,10 @@ def _splitmix64(count: int, seed: int) -> list[int]:
     return out
 
 
-def build_tables() -> npt.NDArray[np.uint64]:
-    """The tables array (layout: the ``T_*`` offsets)."""
+def build_tables(net: str | None = None) -> npt.NDArray[np.uint64]:
+    """The tables array (layout: the ``T_*`` offsets). ``net``: the learned evaluation's file
+    (``"none"``: the hand-written evaluation alone); None: the file :data:`NET_VARIABLE` names,
+    else the package's (:func:`read_net`)."""
     from ._pesto import EG_TABLES, EG_VALUE, MG_TABLES, MG_VALUE, PHASE_WEIGHT
 
     tab = np.zeros(T_SIZE, dtype=np.uint64)
@@ -356,7 +358,9 @@ def build_tables() -> npt.NDArray[np.uint64]:
         tab[T_PHASE + kind] = tab[T_PHASE + 6 + kind] = PHASE_WEIGHT[kind]
     tab[T_PST_MG : T_PST_MG + 768] = mg.view(np.uint64)
     tab[T_PST_EG : T_PST_EG + 768] = eg.view(np.uint64)
-    _load_net(tab)
+    weights = read_net(net)
+    if weights is not None:
+        _load_net(tab, *weights)
     tab.flags.writeable = False
     return tab
 
@@ -364,33 +368,68 @@ def build_tables() -> npt.NDArray[np.uint64]:
 #: The network the engine plays with, in the package's data (``benchmarks/chess_net.py``'s output).
 NET_FILE = "chess-net.npz"
 
+#: The environment variable that names another network's file (``none`` or empty: none).
+NET_VARIABLE = "UNBEATABLE_CHESS_NET"
 
-def _load_net(tab: npt.NDArray[np.uint64]) -> None:
-    """Put the learned evaluation's weights into ``tab``: the package's network
-    (:data:`NET_FILE`), or the file the environment's ``UNBEATABLE_CHESS_NET`` names (``none``
-    or empty: no network, the hand-written evaluation alone)."""
+
+class NetworkFileError(ValueError):
+    """A network file that cannot be played: missing, unreadable, or not a network the kernels
+    can sum (its message is one line naming the file, and the variable when that named it)."""
+
+
+def read_net(net: str | None = None) -> tuple[str, dict[str, npt.NDArray[Any]]] | None:
+    """The learned evaluation's file and its arrays: ``net``, or (None) the file
+    :data:`NET_VARIABLE` names, or the package's; None for ``none`` or empty (no network).
+    Raises :class:`NetworkFileError` naming the file when it cannot be read as a network."""
     import os
+    import zipfile
     from importlib import resources
 
-    path = os.environ.get("UNBEATABLE_CHESS_NET")
-    if path is not None and path.strip().lower() in ("", "none"):
-        return
-    if path is None:
-        path = NET_FILE
+    named = f"{NET_VARIABLE}={{}}" if net is None else "{}"
+    if net is None:
+        net = os.environ.get(NET_VARIABLE)
+    if net is not None and net.strip().lower() in ("", "none"):
+        return None
+    if net is None:
         with resources.files("unbeatable.data").joinpath(NET_FILE).open("rb") as packaged:
-            net = dict(np.load(packaged))
-    else:
-        with np.load(path) as saved:
-            net = dict(saved)
+            return NET_FILE, dict(np.load(packaged))
+    name = named.format(net)
+    try:
+        with np.load(net, allow_pickle=False) as saved:
+            arrays = dict(saved)
+    except FileNotFoundError:
+        raise NetworkFileError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise NetworkFileError(f"{name}: a directory, not a network file") from None
+    except OSError as error:
+        raise NetworkFileError(f"{name}: cannot read it: {error.strerror or error}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile, AttributeError):
+        raise NetworkFileError(
+            f"{name}: not a network file (benchmarks/chess_net.py writes them)"
+        ) from None
+    missing = [k for k in ("w1", "b1", "w2", "b2", "residual") if k not in arrays]
+    if missing:
+        raise NetworkFileError(f"{name}: not a network file (no {', '.join(missing)})")
+    return name, arrays
+
+
+def _load_net(tab: npt.NDArray[np.uint64], path: str, net: dict[str, npt.NDArray[Any]]) -> None:
+    """Put the learned evaluation's weights (``net``, read from ``path``) into ``tab``."""
     w1, b1, w2, b2 = (np.asarray(net[k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2"))
-    residual = bool(net["residual"])
-    if w1.shape != (768, NET_HIDDEN):
-        raise ValueError(f"{path}: a network of {w1.shape[1]} units, the kernel's has {NET_HIDDEN}")
+    residual = bool(np.asarray(net["residual"]).ravel()[:1].any())
+    units = w1.shape[-1]
+    if w1.shape != (768, units) or b1.shape != (units,) or w2.shape != (2 * units,) or b2.size != 1:
+        shapes = ", ".join(str(a.shape) for a in (w1, b1, w2, b2))
+        raise NetworkFileError(f"{path}: not a network file (layers shaped {shapes})")
+    if units != NET_HIDDEN:
+        raise NetworkFileError(f"{path}: a network of {units} units, the kernels' has {NET_HIDDEN}")
+    if not all(np.isfinite(a).all() for a in (w1, b1, w2, b2)):
+        raise NetworkFileError(f"{path}: not a network file (weights not all finite)")
     first = np.round(np.concatenate([w1.ravel(), b1]) * NET_ONE)
     # a unit's sum over 32 pieces of its largest weights, and its bias, fit in an int16
     worst = np.sort(np.abs(first[:-NET_HIDDEN].reshape(768, NET_HIDDEN)), axis=0)[-32:].sum(0)
     if (worst + np.abs(first[-NET_HIDDEN:])).max() > np.iinfo(np.int16).max:
-        raise ValueError(f"{path}: first-layer weights too large for the kernel's int16 sums")
+        raise NetworkFileError(f"{path}: first-layer weights too large for the kernel's int16 sums")
     words = np.zeros((T_NET_OUT - T_NET) * 4, dtype=np.int16)
     words[: first.size] = first
     tab[T_NET:T_NET_OUT] = words.view(np.uint64)
@@ -398,9 +437,9 @@ def _load_net(tab: npt.NDArray[np.uint64]) -> None:
     # most, NET_ONE, fits in an int32
     weights = np.round(w2.astype(np.float64) * 100 / NET_ONE * NET_OUT_ONE)
     if np.abs(weights).sum() * NET_ONE > np.iinfo(np.int32).max:
-        raise ValueError(f"{path}: output weights too large for the kernel's int32 sum")
+        raise NetworkFileError(f"{path}: output weights too large for the kernel's int32 sum")
     out = np.zeros((T_SIZE - T_NET_OUT) * 2, dtype=np.int32)
     out[: 2 * NET_HIDDEN] = weights
-    out[2 * NET_HIDDEN] = np.float32(100 * b2[0]).view(np.int32)  # the bias, centipawns
+    out[2 * NET_HIDDEN] = np.float32(100 * b2.ravel()[0]).view(np.int32)  # the bias, centipawns
     tab[T_NET_OUT:T_SIZE] = out.view(np.uint64)
     tab[T_NET_MODE] = NET_RESIDUAL if residual else NET_WHOLE
