@@ -513,32 +513,51 @@ def net_refresh(pos, tab, words):
 
 
 @kernel
+def _net_row(piece, square, side):
+    """The first layer's row of ``piece`` on ``square`` as ``side`` (0 White, 1 Black) sees it:
+    its own pieces first, the board turned over for Black."""
+    colour = piece // 6
+    kind = piece - 6 * colour
+    if side == 0:
+        return (colour * 6 + kind) * 64 + square
+    return ((1 - colour) * 6 + kind) * 64 + (square ^ 56)
+
+
+@kernel
 def net_move(pos, tab, move, captured, words_before, words_after):
     """The units after a move from those before it (as ``net_refresh`` writes them), ``pos``
     being the position the move made, ``captured`` the piece it took (``EMPTY``: none): only
-    the squares the move changed."""
+    the squares the move changed, in one pass over each side's units (a piece off a square and
+    onto another, and a piece taken or a rook castled)."""
     before = words_before.view(np.int16)
     after = words_after.view(np.int16)
-    for h in range(2 * NET_HIDDEN):
-        after[h] = before[h]
     w1 = tab[T_NET:T_NET_OUT].view(np.int16)[: 768 * NET_HIDDEN].reshape((768, NET_HIDDEN))
     frm = move & 63
     to = (move >> 6) & 63
     flag = move >> 12
     mover = 1 - np.int64(pos[P_SIDE])
     piece = np.int64(pos[P_BOARD + to])
-    _net_piece(w1, after, mover * 6 + PAWN if flag & PROMOTION else piece, frm, -I1)
-    _net_piece(w1, after, piece, to, I1)
-    if flag == EN_PASSANT:
-        _net_piece(w1, after, captured, to - 8 if mover == 0 else to + 8, -I1)
-    elif captured != EMPTY:
-        _net_piece(w1, after, captured, to, -I1)
-    elif flag == CASTLE_K:
-        _net_piece(w1, after, mover * 6 + ROOK, to + 1, -I1)
-        _net_piece(w1, after, mover * 6 + ROOK, to - 1, I1)
-    elif flag == CASTLE_Q:
-        _net_piece(w1, after, mover * 6 + ROOK, to - 2, -I1)
-        _net_piece(w1, after, mover * 6 + ROOK, to + 1, I1)
+    moved = mover * 6 + PAWN if flag & PROMOTION else piece
+    rook = mover * 6 + ROOK
+    for side in range(2):
+        base = side * NET_HIDDEN
+        off = _net_row(moved, frm, side)
+        on = _net_row(piece, to, side)
+        if flag == EN_PASSANT or captured != EMPTY:
+            square = to if flag != EN_PASSANT else (to - 8 if mover == 0 else to + 8)
+            taken = _net_row(captured, square, side)
+            for h in range(NET_HIDDEN):
+                after[base + h] = before[base + h] - w1[off, h] + w1[on, h] - w1[taken, h]
+        elif flag in (CASTLE_K, CASTLE_Q):
+            gone = _net_row(rook, to + 1 if flag == CASTLE_K else to - 2, side)
+            come = _net_row(rook, to - 1 if flag == CASTLE_K else to + 1, side)
+            for h in range(NET_HIDDEN):
+                after[base + h] = (
+                    before[base + h] - w1[off, h] + w1[on, h] - w1[gone, h] + w1[come, h]
+                )
+        else:
+            for h in range(NET_HIDDEN):
+                after[base + h] = before[base + h] - w1[off, h] + w1[on, h]
 
 
 @kernel
