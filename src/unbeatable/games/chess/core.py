@@ -51,6 +51,9 @@ def _count(bits: int) -> int:
     return bin(bits).count("1")
 
 
+# numpy alone (no kernel runs): first, so that a network file that cannot be played
+# (``_tables.NetworkFileError``) is said before a build of the kernels is announced
+TABLES = build_tables()
 drop_stale_cache()  # before any kernel runs: a cache of other kernel sources would run them
 watch(KERNELS)  # a build of the kernels (on their first calls) is said at once
 
@@ -64,7 +67,6 @@ __all__ = [
 ]
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-TABLES = build_tables()
 _DARK = 0xAA55AA55AA55AA55  # a1, c1, ..., the dark squares
 
 
