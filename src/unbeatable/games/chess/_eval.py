@@ -475,23 +475,14 @@ SCRATCH_WORDS = S_NET + S_NET_WORDS
 
 
 @kernel
-def _net_piece(w1, units, piece, square, sign):
-    """Add (``sign`` 1) or take away (-1) the rows of ``piece`` on ``square`` to both sides'
-    units (White's first, then Black's: its own pieces first, the board turned over)."""
-    colour = piece // 6
-    kind = piece - 6 * colour
-    rw = w1[(colour * 6 + kind) * 64 + square]
-    rb = w1[((1 - colour) * 6 + kind) * 64 + (square ^ 56)]
-    white = units[:NET_HIDDEN]
-    black = units[NET_HIDDEN:]
-    if sign > 0:
-        for h in range(NET_HIDDEN):
-            white[h] += rw[h]
-            black[h] += rb[h]
-    else:
-        for h in range(NET_HIDDEN):
-            white[h] -= rw[h]
-            black[h] -= rb[h]
+def _net_piece(w1, units, piece, square):
+    """Add the rows of ``piece`` on ``square`` to both sides' units (White's first, then
+    Black's: its own pieces first, the board turned over; ``_net_row``)."""
+    rw = _net_row(piece, square, 0)
+    rb = _net_row(piece, square, 1)
+    for h in range(NET_HIDDEN):
+        units[h] += w1[rw, h]
+        units[NET_HIDDEN + h] += w1[rb, h]
 
 
 @kernel
@@ -508,7 +499,7 @@ def net_refresh(pos, tab, words):
     for piece in range(12):
         bb = pos[P_BB + piece]
         while bb:
-            _net_piece(w1, units, piece, lsb(bb), I1)
+            _net_piece(w1, units, piece, lsb(bb))
             bb &= bb - U1
 
 
