@@ -478,11 +478,10 @@ SCRATCH_WORDS = S_NET + S_NET_WORDS
 def _net_piece(w1, units, piece, square):
     """Add the rows of ``piece`` on ``square`` to both sides' units (White's first, then
     Black's: its own pieces first, the board turned over; ``_net_row``)."""
-    rw = _net_row(piece, square, 0)
-    rb = _net_row(piece, square, 1)
-    for h in range(NET_HIDDEN):
-        units[h] += w1[rw, h]
-        units[NET_HIDDEN + h] += w1[rb, h]
+    for side in range(2):  # as net_move asks _net_row (one compiled signature)
+        row = _net_row(piece, square, side)
+        for h in range(NET_HIDDEN):
+            units[side * NET_HIDDEN + h] += w1[row, h]
 
 
 @kernel
