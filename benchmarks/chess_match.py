@@ -20,14 +20,15 @@ load average when it ended) after a first line of the match's settings: run the 
 again and the match resumes after the last recorded game (a match with other settings is
 refused), so a long match can run across sittings; the report counts every recorded game.
 ``--report`` prints the report of a record without playing (from its own settings: ``--record
-FILE --report`` alone). ``--nodes N`` plays every move to
-N nodes instead of on clocks (fixed-node matches, to decide an evaluation term without the
-machine's load in the result). ``--openings FILE`` plays the openings of a file (one a line, its
-moves in UCI from the start; ``benchmarks/data/openings-8ply.txt`` holds 300, from
-``chess_openings.py``) instead of the 32 below: at fixed nodes the same opening played twice is
-the same game, so a longer match needs more openings. ``--jobs N`` plays N games at a time, each
-between its own pair of engine processes (for fixed-node matches; on clocks the games would
-take each other's CPU).
+FILE --report`` alone); ``--also FILE`` (repeatable) counts the games of more records of the
+same match (the same opponent, options and clock; refused otherwise) in that report, as one.
+``--nodes N`` plays every move to N nodes instead of on clocks (fixed-node matches, to decide
+an evaluation term without the machine's load in the result). ``--openings FILE`` plays the
+openings of a file (one a line, its moves in UCI from the start;
+``benchmarks/data/openings-8ply.txt`` holds 300, from ``chess_openings.py``) instead of the 32
+below: at fixed nodes the same opening played twice is the same game, so a longer match needs
+more openings. ``--jobs N`` plays N games at a time, each between its own pair of engine
+processes (for fixed-node matches; on clocks the games would take each other's CPU).
 
 Protocol: both engines are whole processes speaking UCI through python-chess's client, each
 with its own clock: ``--base`` seconds plus ``--inc`` a move, sent as ``go wtime btime winc
@@ -388,6 +389,10 @@ def arguments() -> argparse.Namespace:
         "--report", action="store_true", help="print the report of --record without playing"
     )
     parser.add_argument(
+        "--also", type=Path, action="append", default=[],
+        help="with --report: the games of another record of the same match too",
+    )  # fmt: skip
+    parser.add_argument(
         "--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"), default=None,
         help="stop when an SPRT (5%% errors each way) decides between these Elo differences",
     )  # fmt: skip
@@ -542,9 +547,10 @@ def main() -> None:
     if args.report:  # the record's own settings: no need to repeat them
         if args.record is None or not args.record.exists():
             raise SystemExit("--report wants an existing --record file")
-        lines = args.record.read_text(encoding="utf-8").splitlines()
-        summarize([json.loads(line) for line in lines[1:] if line.strip()], args.sprt)
+        summarize(recorded_games(args.record, args.also), args.sprt)
         return
+    if args.also:
+        raise SystemExit("--also goes with --report")
     if args.opponent is None:
         raise SystemExit("--opponent is needed to play a match")
     if args.games < 1 or args.base <= 0 or args.inc < 0 or args.jobs < 1:
@@ -552,6 +558,28 @@ def main() -> None:
             "--games and --jobs must be at least 1, --base positive, --inc not negative"
         )
     Match(args).run()
+
+
+def recorded_games(record: Path, also: list[Path]) -> list[dict[str, object]]:
+    """The games of ``record`` and of each of ``also``, whose first lines (the settings: the
+    opponent, both engines' options, the clock) must all be ``record``'s; our engine's command
+    is not compared, since it names a snapshot of the tree that differs from one sitting to the
+    next."""
+    settings: dict[str, object] | None = None
+    games: list[dict[str, object]] = []
+    for path in [record, *also]:
+        if not path.is_file():
+            raise SystemExit(f"--also {path}: no such record")
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        head = json.loads(lines[0]) if lines else {}
+        if settings is None:
+            settings = head
+        elif {k: v for k, v in head.items() if k != "ours"} != {
+            k: v for k, v in settings.items() if k != "ours"
+        }:
+            raise SystemExit(f"--also {path}: another match's record (its settings differ)")
+        games += [json.loads(line) for line in lines[1:]]
+    return games
 
 
 def decided(games: list[dict[str, object]], bounds: list[float]) -> bool:

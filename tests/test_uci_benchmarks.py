@@ -153,6 +153,21 @@ def test_a_record_is_reported_from_its_own_settings(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     assert "+2 =0 -0 of 2" in done.stdout
+    again = tmp_path / "again.jsonl"  # a second sitting of the same match: counted as one
+    drawn = {**game, "game": 1, "score": 0.5, "winner": None}
+    again.write_text(json.dumps({**settings, "ours": "elsewhere"}) + "\n" + json.dumps(drawn))
+    both = subprocess.run(
+        [sys.executable, script, "--record", str(record), "--report", "--also", str(again)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert "+2 =1 -0 of 3" in both.stdout
+    other = tmp_path / "other.jsonl"  # another clock: another match
+    other.write_text(json.dumps({**settings, "base": 10.0}) + "\n")
+    refused = subprocess.run(
+        [sys.executable, script, "--record", str(record), "--report", "--also", str(other)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode != 0 and f"--also {other}: another match's" in refused.stderr
     missing = subprocess.run(
         [sys.executable, script, "--record", str(tmp_path / "none.jsonl"), "--report"],
         capture_output=True, text=True, timeout=60,
