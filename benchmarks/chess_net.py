@@ -5,7 +5,8 @@
 The network: for each side, 768 inputs (a piece of a colour and kind on a square, seen from
 that side: its own pieces first, the board turned over for Black), one shared first layer of
 ``--hidden`` units clipped to [0, 1] (an *accumulator*, as in an efficiently updatable
-network), then one output from both sides' units, the side to move's first, in centipawns.
+network; by default the kernels' ``_tables.NET_HIDDEN``, 128, which a file must match), then
+one output from both sides' units, the side to move's first, in centipawns.
 With ``--residual`` the network learns what to add to the hand-written evaluation
 (``_eval.evaluate``) instead of the whole value.
 
@@ -216,7 +217,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--hidden", type=int, default=_tables.NET_HIDDEN)
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=1e-3)

@@ -225,7 +225,7 @@ def _bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "directory": (tmp_path, "a directory, not a network file"),
         "garbage": (tmp_path / "garbage.npz", r"not a network file \(benchmarks"),
         "keys": (tmp_path / "keys.npz", r"not a network file \(no b1, w2, b2, residual\)"),
-        "shape": (tmp_path / "shape.npz", r"not a network file \(layers shaped \(700, 64\)"),
+        "shape": (tmp_path / "shape.npz", rf"not a network file \(layers shaped \(700, {HIDDEN}\)"),
         "nan": (tmp_path / "nan.npz", r"not a network file \(weights not all finite\)"),
     }
 
