@@ -304,14 +304,12 @@ class Record:
         if path is None:
             return
         if path.exists() and path.stat().st_size:
-            lines = path.read_text(encoding="utf-8").splitlines()
-            first = json.loads(lines[0])
+            first, self.games = read_record(path)
             if first != settings:
                 raise SystemExit(
                     f"{path} records another match: {first}; these settings are {settings} "
                     "(choose another --record file)"
                 )
-            self.games = [json.loads(line) for line in lines[1:] if line.strip()]
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(settings) + "\n", encoding="utf-8")
@@ -325,6 +323,14 @@ class Record:
     def played(self) -> set[int]:
         """The numbers of the games recorded (with ``--jobs`` they may finish out of order)."""
         return {int(g["game"]) for g in self.games}  # type: ignore[call-overload]
+
+
+def read_record(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """A record file's settings (its first line; none in an empty file) and its games."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not lines:
+        return {}, []
+    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
 
 
 def read_openings(path: Path) -> list[str]:
@@ -565,20 +571,16 @@ def recorded_games(record: Path, also: list[Path]) -> list[dict[str, object]]:
     opponent, both engines' options, the clock) must all be ``record``'s; our engine's command
     is not compared, since it names a snapshot of the tree that differs from one sitting to the
     next."""
-    settings: dict[str, object] | None = None
-    games: list[dict[str, object]] = []
-    for path in [record, *also]:
+    settings, games = read_record(record)
+    settings.pop("ours", None)
+    for path in also:
         if not path.is_file():
             raise SystemExit(f"--also {path}: no such record")
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        head = json.loads(lines[0]) if lines else {}
-        if settings is None:
-            settings = head
-        elif {k: v for k, v in head.items() if k != "ours"} != {
-            k: v for k, v in settings.items() if k != "ours"
-        }:
+        head, more = read_record(path)
+        head.pop("ours", None)
+        if head != settings:
             raise SystemExit(f"--also {path}: another match's record (its settings differ)")
-        games += [json.loads(line) for line in lines[1:]]
+        games += more
     return games
 
 
