@@ -5,7 +5,7 @@
 The network: for each side, 768 inputs (a piece of a colour and kind on a square, seen from
 that side: its own pieces first, the board turned over for Black), one shared first layer of
 ``--hidden`` units clipped to [0, 1] (an *accumulator*, as in an efficiently updatable
-network; by default the kernels' ``_tables.NET_HIDDEN``, 256, which a file must match), then
+network; by default the kernels' ``_tables.NET_HIDDEN``, which a file must match), then
 one output from both sides' units, the side to move's first, in centipawns.
 With ``--residual`` the network learns what to add to the hand-written evaluation
 (``_eval.evaluate``) instead of the whole value.
